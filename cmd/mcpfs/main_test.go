@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcpfs/mcpfs/testenv"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcpfs": func() {
+			os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script: each one a
+// txtar archive of files and mcpfs commands, the way cmd/go tests itself.
+func TestScripts(t *testing.T) {
+	bin := filepath.Join(testenv.Dir(), "node_modules", ".bin")
+	_, npmErr := os.Stat(filepath.Join(bin, "mcp-server-everything"))
+	_, nodeErr := exec.LookPath("node")
+	haveNPM := npmErr == nil && nodeErr == nil
+	if !haveNPM {
+		t.Logf("scripts that need the npm test servers will skip: run ./test.sh once, or npm ci --prefix %s", testenv.Dir())
+	}
+	goEnv := map[string]string{}
+	if out, err := exec.Command("go", "env", "GOCACHE", "GOPATH", "GOROOT").Output(); err == nil {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(lines) == 3 {
+			goEnv["GOCACHE"], goEnv["GOPATH"], goEnv["GOROOT"] = lines[0], lines[1], lines[2]
+		}
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("TESTENV", bin)
+			for k, v := range goEnv {
+				env.Setenv(k, v)
+			}
+			env.Setenv("GOTOOLCHAIN", "local")
+			env.Setenv("GOFLAGS", "-mod=mod")
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "npm":
+				return haveNPM, nil
+			}
+			return false, nil
+		},
+		RequireExplicitExec: true,
+	})
+}

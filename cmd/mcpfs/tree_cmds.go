@@ -1,0 +1,286 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpfs/mcpfs/discovery"
+	mcpfs "github.com/mcpfs/mcpfs/fs"
+)
+
+// treePath turns a user's path into an io/fs path: "/servers/x/" and
+// "./servers/x" both become "servers/x"; "" and "/" become ".".
+func treePath(p string) (string, error) {
+	clean := path.Clean("/" + filepath.ToSlash(p))
+	clean = strings.TrimPrefix(clean, "/")
+	if clean == "" {
+		clean = "."
+	}
+	if !iofs.ValidPath(clean) {
+		return "", usagef("invalid path %q", p)
+	}
+	return clean, nil
+}
+
+func newLsCmd(g *globals) *cobra.Command {
+	var long, recursive bool
+	cmd := &cobra.Command{
+		Use:   "ls [PATH]",
+		Short: "List a folder of the tree",
+		Long: `List a folder of the tree. "mcpfs ls servers" shows every server with its
+state and tool count; a server that failed is listed with its error.`,
+		Example: "  mcpfs ls servers\n  mcpfs ls servers/docstore\n  mcpfs ls -R -l",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p := "."
+			if len(args) == 1 {
+				var err error
+				if p, err = treePath(args[0]); err != nil {
+					return err
+				}
+			}
+			s, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			return listTree(g, s.tree(), p, long, recursive)
+		},
+	}
+	cmd.Flags().BoolVarP(&long, "long", "l", false, "show sizes")
+	cmd.Flags().BoolVarP(&recursive, "recursive", "R", false, "list sub-folders too")
+	return cmd
+}
+
+func listTree(g *globals, t *mcpfs.Tree, p string, long, recursive bool) error {
+	info, err := t.Stat(p)
+	if err != nil {
+		return notFound(p, err)
+	}
+	if !info.IsDir() {
+		if long {
+			fmt.Fprintf(g.stdout, "%8d %s\n", info.Size(), p)
+		} else {
+			fmt.Fprintln(g.stdout, p)
+		}
+		return nil
+	}
+	if !recursive {
+		return listDir(g, t, p, long)
+	}
+	return iofs.WalkDir(t, p, func(q string, d iofs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "%s:\n", q)
+		if err := listDir(g, t, q, long); err != nil {
+			return err
+		}
+		fmt.Fprintln(g.stdout)
+		return nil
+	})
+}
+
+func listDir(g *globals, t *mcpfs.Tree, p string, long bool) error {
+	entries, err := t.ReadDir(p)
+	if err != nil {
+		return notFound(p, err)
+	}
+	// A server folder that is not ready says why, without failing.
+	if dir, name := path.Split(p); dir == mcpfs.ServersDir+"/" {
+		if s, ok := t.Server(name); ok && s.State != discovery.StateReady {
+			fmt.Fprintf(g.stderr, "mcpfs: %s: %s\n", p, stateLine(s))
+		}
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	defer tw.Flush()
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() {
+			name += "/"
+		}
+		if p == mcpfs.ServersDir {
+			s, _ := t.Server(e.Name())
+			fmt.Fprintf(tw, "%s\t%s\n", name, stateLine(s))
+			continue
+		}
+		if long {
+			var size int64
+			if info, err := e.Info(); err == nil && !e.IsDir() {
+				size = info.Size()
+			}
+			fmt.Fprintf(tw, "%d\t%s\n", size, name)
+			continue
+		}
+		fmt.Fprintln(tw, name)
+	}
+	return nil
+}
+
+// stateLine is a server's state as one line: "ready, 6 tools",
+// "failed: start ...".
+func stateLine(s discovery.ServerSnapshot) string {
+	switch s.State {
+	case discovery.StateReady:
+		return fmt.Sprintf("ready\t%s", plural(len(s.Tools), "tool"))
+	case discovery.StateFailed:
+		return "failed\t" + oneLine(s.Err)
+	case discovery.StateConnecting:
+		if s.Err != "" {
+			return "connecting\t" + oneLine(s.Err)
+		}
+		return "connecting"
+	default:
+		return string(s.State)
+	}
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func notFound(p string, err error) error {
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return fmt.Errorf("%s: no such file or folder (try: mcpfs ls %s)", p, path.Dir(p))
+	case errors.Is(err, mcpfs.ErrNotDir):
+		return fmt.Errorf("%s: not a folder", p)
+	}
+	return err
+}
+
+func newCatCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:     "cat PATH...",
+		Short:   "Print files of the tree",
+		Example: "  mcpfs cat servers/docstore/doc.go\n  mcpfs cat README.md",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			paths := make([]string, len(args))
+			for i, a := range args {
+				p, err := treePath(a)
+				if err != nil {
+					return err
+				}
+				paths[i] = p
+			}
+			s, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			t := s.tree()
+			for _, p := range paths {
+				data, err := t.ReadFile(p)
+				if errors.Is(err, mcpfs.ErrIsDir) {
+					return fmt.Errorf("%s is a folder (try: mcpfs ls %s)", p, p)
+				}
+				if err != nil {
+					return notFound(p, err)
+				}
+				if _, err := g.stdout.Write(data); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func newExportCmd(g *globals) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "export DIR",
+		Short: "Write the tree as plain files",
+		Long: `Write the whole tree into DIR as plain files. The result is a Go module
+(module mcpfs): "go vet ./..." works inside it. DIR must be empty or not exist,
+unless --force is given.`,
+		Example: "  mcpfs export /tmp/tree && cd /tmp/tree && go vet ./...",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			if err := checkExportDir(dir, force); err != nil {
+				return err
+			}
+			s, err := g.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			files, err := export(s.tree(), dir)
+			if err != nil {
+				return err
+			}
+			cat := s.sup.Catalog()
+			fmt.Fprintf(g.stderr, "mcpfs: exported %s (%s) to %s\n", plural(len(cat.Servers), "server"), plural(files, "file"), dir)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "write into a folder that is not empty, replacing files")
+	return cmd
+}
+
+func checkExportDir(dir string, force bool) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return nil
+	case err != nil:
+		if info, serr := os.Stat(dir); serr == nil && !info.IsDir() {
+			return usagef("export: %s is a file, not a folder", dir)
+		}
+		return fmt.Errorf("export: %w", err)
+	case len(entries) > 0 && !force:
+		return usagef("export: %s is not empty (use --force to write into it anyway)", dir)
+	}
+	return nil
+}
+
+// export writes every file of t under dir and returns how many it wrote.
+func export(t *mcpfs.Tree, dir string) (int, error) {
+	n := 0
+	err := iofs.WalkDir(t, ".", func(p string, d iofs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := t.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("export to %s: %w", dir, err)
+	}
+	return n, nil
+}
+
+var _ io.Writer = (*tabwriter.Writer)(nil)

@@ -1,0 +1,566 @@
+package discovery
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// discoverTimeout bounds mcp-go's server/discover probe, sent before
+// initialize to find servers speaking protocol 2026-07-28. Servers of earlier
+// revisions either answer it with an error at once (the npm reference
+// servers, mcp-go, the Python SDK: no wait at all, measured) or ignore it,
+// which mcp-go's default would wait out for 5 s. A newer server that takes
+// longer than this to start merely talks the initialize handshake, which
+// servers of that revision keep for older clients.
+const discoverTimeout = time.Second
+
+// listChangedDebounce gathers a burst of notifications/tools/list_changed
+// into one re-listing.
+const listChangedDebounce = 25 * time.Millisecond
+
+// cancelNotifyTimeout bounds sending notifications/cancelled.
+const cancelNotifyTimeout = 2 * time.Second
+
+const (
+	methodToolsList        = "tools/list"
+	methodToolsCall        = "tools/call"
+	notifyToolsListChanged = "notifications/tools/list_changed"
+	notifyCancelled        = "notifications/cancelled"
+	notifyMessage          = "notifications/message"
+)
+
+var clientInfo = mcp.Implementation{Name: "mcpfs", Version: moduleVersion()}
+
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// RPCError is a JSON-RPC error a server answered a request with.
+type RPCError struct {
+	Method  string
+	Code    int
+	Message string
+	Data    json.RawMessage // the error's data member, if any
+	wrapped error           // mcp-go's sentinel for the code, if any
+}
+
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("%s: server answered error %d: %s", e.Method, e.Code, e.Message)
+}
+
+// Unwrap returns mcp-go's error for the code (mcp.ErrMethodNotFound,
+// mcp.ErrInvalidParams, ...), so errors.Is works with those.
+func (e *RPCError) Unwrap() error { return e.wrapped }
+
+func newRPCError(method string, d *mcp.JSONRPCErrorDetails) *RPCError {
+	e := &RPCError{Method: method, Code: d.Code, Message: d.Message}
+	if d.Data != nil {
+		e.Data, _ = json.Marshal(d.Data)
+	}
+	if w := d.AsError(); w != nil && w.Error() != d.Message {
+		e.wrapped = w
+	}
+	return e
+}
+
+// conn is one live connection to a server: an mcp-go client over its
+// transport, plus the stdio process when there is one. Requests that must
+// stay lossless (tools/list, tools/call) go through the transport directly.
+type conn struct {
+	name     string
+	log      *slog.Logger
+	client   *client.Client
+	tr       transport.Interface
+	proc     *process     // stdio only
+	httpc    *http.Client // http and sse only
+	maxPages int
+
+	ids         atomic.Int64
+	listChanged chan struct{} // capacity 1: coalesces signals
+
+	dead     chan struct{}
+	deadOnce sync.Once
+	deadErr  error
+
+	stopListen func() // ends a subscriptions/listen stream, if open
+	bg         sync.WaitGroup
+	closeOnce  sync.Once
+}
+
+// serverInfo is what initialize told about a server.
+type serverInfo struct {
+	name, title, version, protocol, instructions string
+}
+
+// runServer owns one server for the Supervisor's lifetime: it connects,
+// serves until the connection dies or the Supervisor stops, and records the
+// outcome. A restart loop with backoff would wrap runSession here.
+func (s *Supervisor) runServer(ctx context.Context, rt *serverRuntime) {
+	defer s.wg.Done()
+	cn, err := s.runSession(ctx, rt)
+	if ctx.Err() == nil {
+		s.log.Warn("server failed", "server", rt.cfg.Name, "err", err)
+		// Published before the teardown, which can take seconds, so no
+		// call is routed to a dying connection meanwhile.
+		s.update(rt, func(rt *serverRuntime) {
+			rt.conn = nil
+			rt.snap.State = StateFailed
+			rt.snap.Err = err.Error()
+			rt.snap.Since = time.Now()
+		})
+	}
+	if cn != nil {
+		cn.close()
+	}
+}
+
+// runSession connects once and serves until the connection ends. It returns
+// the connection, for the caller to close, and why it ended; when ctx ended,
+// the error does not matter.
+func (s *Supervisor) runSession(ctx context.Context, rt *serverRuntime) (*conn, error) {
+	sc := rt.cfg
+	log := s.log.With("server", sc.Name)
+	timeout := s.opts.ConnectTimeout
+	if sc.Timeout > 0 {
+		timeout = sc.Timeout
+	}
+	began := time.Now()
+	cn, info, tools, truncated, err := s.connect(ctx, sc, timeout, log)
+	if err != nil {
+		log.Debug("connect failed", "elapsed", time.Since(began), "err", err)
+		return nil, err
+	}
+	log.Info("server ready", "tools", len(tools), "protocol", info.protocol, "elapsed", time.Since(began).Round(time.Millisecond))
+	s.update(rt, func(rt *serverRuntime) {
+		rt.conn = cn
+		rt.snap.State = StateReady
+		rt.snap.Err = ""
+		rt.snap.Since = time.Now()
+		rt.snap.ServerName = info.name
+		rt.snap.ServerTitle = info.title
+		rt.snap.ServerVersion = info.version
+		rt.snap.ProtocolVersion = info.protocol
+		rt.snap.Instructions = info.instructions
+		rt.snap.Tools = tools
+		rt.snap.ToolsTruncated = truncated
+	})
+	return cn, s.serve(ctx, rt, cn, timeout)
+}
+
+// serve follows a ready connection: it re-lists tools on list_changed and
+// returns when the connection dies or ctx ends.
+func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, timeout time.Duration) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-cn.dead:
+			return cn.deadErr
+		case <-cn.listChanged:
+		}
+		// Let a burst of notifications arrive, then list once.
+		t := time.NewTimer(listChangedDebounce)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-cn.dead:
+			t.Stop()
+			return cn.deadErr
+		case <-t.C:
+		}
+		select {
+		case <-cn.listChanged:
+		default:
+		}
+		lctx, cancel := context.WithTimeout(ctx, timeout)
+		tools, truncated, err := cn.listTools(lctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			cn.log.Warn("re-listing tools after list_changed failed; keeping the previous list", "err", err)
+			continue
+		}
+		s.mu.Lock()
+		same := rt.snap.ToolsTruncated == truncated && slices.EqualFunc(rt.snap.Tools, tools, func(a, b Tool) bool {
+			return a.Name == b.Name && bytes.Equal(a.Raw, b.Raw)
+		})
+		s.mu.Unlock()
+		if same {
+			cn.log.Debug("tools/list_changed, but the tools are the same")
+			continue
+		}
+		cn.log.Info("tools changed", "tools", len(tools))
+		s.update(rt, func(rt *serverRuntime) {
+			rt.snap.Tools = tools
+			rt.snap.ToolsTruncated = truncated
+		})
+	}
+}
+
+// connect starts the server, initializes, opens the notification stream and
+// lists tools, all within timeout.
+func (s *Supervisor) connect(ctx context.Context, sc ServerConfig, timeout time.Duration, log *slog.Logger) (cn *conn, info serverInfo, tools []Tool, truncated bool, err error) {
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	step := "start"
+	defer func() {
+		if err == nil {
+			return
+		}
+		if cn != nil {
+			if cctx.Err() == nil {
+				if deadErr := cn.deadDuring(); deadErr != nil {
+					err = deadErr
+				}
+			}
+			cn.close()
+			cn = nil
+		}
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			err = fmt.Errorf("no answer within %v (the connect timeout; raise the server's \"timeout\" if it is just slow): %w", timeout, err)
+		}
+		err = fmt.Errorf("%s %q: %w", step, sc.Name, err)
+	}()
+
+	cn = &conn{
+		name:        sc.Name,
+		log:         log,
+		maxPages:    s.opts.MaxToolPages,
+		listChanged: make(chan struct{}, 1),
+		dead:        make(chan struct{}),
+		stopListen:  func() {},
+	}
+	if err = s.dial(ctx, cn, sc, timeout); err != nil {
+		cn = nil // nothing was started
+		return
+	}
+	cn.client = client.NewClient(cn.tr, client.WithDiscoverTimeout(discoverTimeout))
+	cn.client.OnNotification(cn.onNotification)
+	cn.client.OnConnectionLost(func(err error) {
+		cn.markDead(fmt.Errorf("connection lost: %w", err))
+	})
+	// The transport lives as long as the connection: ctx, not cctx.
+	if err = startBounded(cctx, func() error { return cn.client.Start(ctx) }); err != nil {
+		return
+	}
+
+	step = "initialize"
+	var res *mcp.InitializeResult
+	res, err = cn.client.Initialize(cctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: clientInfo}})
+	if err != nil {
+		return
+	}
+	info = serverInfo{
+		name:         res.ServerInfo.Name,
+		title:        res.ServerInfo.Title,
+		version:      res.ServerInfo.Version,
+		protocol:     res.ProtocolVersion,
+		instructions: res.Instructions,
+	}
+	if info.protocol == "" {
+		info.protocol = cn.client.ProtocolVersion()
+	}
+	if mcp.IsModernProtocol(cn.client.ProtocolVersion()) {
+		// 2026-07-28 delivers notifications only to a subscriptions/listen
+		// stream the client opened; earlier revisions need no opt-in.
+		stop, lerr := cn.client.ListenAsync(ctx, mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) {
+			log.Warn("subscriptions/listen ended; tool list changes will not be seen", "err", err)
+		})
+		if lerr != nil {
+			log.Warn("cannot open subscriptions/listen; tool list changes will not be seen", "err", lerr)
+		} else {
+			cn.stopListen = stop
+		}
+	}
+
+	// Listed after the notification stream is open, so a change made in
+	// between is not lost.
+	step = "list tools"
+	tools, truncated, err = cn.listTools(cctx)
+	if err != nil && res.Capabilities.Tools == nil {
+		log.Info("server declares no tools capability and tools/list failed; publishing no tools", "err", err)
+		return cn, info, nil, false, nil
+	}
+	return
+}
+
+// startBounded runs start, returning early with ctx's error if ctx ends
+// first; the caller then closes the transport, which ends start.
+func startBounded(ctx context.Context, start func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- start() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (cn *conn) onNotification(n mcp.JSONRPCNotification) {
+	switch n.Method {
+	case notifyToolsListChanged:
+		select {
+		case cn.listChanged <- struct{}{}:
+		default:
+		}
+	case notifyMessage:
+		cn.log.Debug("server log message", "params", n.Params.AdditionalFields)
+	}
+}
+
+func (cn *conn) markDead(err error) {
+	cn.deadOnce.Do(func() {
+		cn.deadErr = err
+		close(cn.dead)
+	})
+}
+
+// deadDuring reports why a stdio server died (exit status and last stderr
+// lines, or why mcpfs stopped it) if it dies within a moment: a better
+// reason for a failed request than "transport closed".
+func (cn *conn) deadDuring() error {
+	if cn.proc == nil || !waitFor(cn.dead, 1500*time.Millisecond) {
+		return nil
+	}
+	return cn.deadErr
+}
+
+// close ends the connection and everything it started. Safe to call twice.
+func (cn *conn) close() {
+	cn.closeOnce.Do(func() {
+		cn.stopListen()
+		if cn.client != nil {
+			if err := cn.client.Close(); err != nil {
+				cn.log.Debug("closing transport", "err", err)
+			}
+		} else if cn.tr != nil {
+			_ = cn.tr.Close()
+		}
+		if cn.proc != nil {
+			cn.proc.stop()
+		}
+		cn.bg.Wait()
+		if cn.httpc != nil {
+			cn.httpc.CloseIdleConnections()
+		}
+		cn.markDead(ErrClosed)
+	})
+}
+
+// request sends one JSON-RPC request through the transport and returns its
+// result exactly as received. On a 2026-07-28 connection it adds the
+// per-request _meta (and HTTP headers) that mcp-go's client would add.
+func (cn *conn) request(ctx context.Context, method string, params map[string]any) (json.RawMessage, error) {
+	version := cn.client.ProtocolVersion()
+	modern := mcp.IsModernProtocol(version)
+	if modern {
+		params["_meta"] = map[string]any{
+			mcp.MetaKeyProtocolVersion:    version,
+			mcp.MetaKeyClientCapabilities: cn.client.GetClientCapabilities(),
+			mcp.MetaKeyClientInfo:         clientInfo,
+		}
+	}
+	encoded, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encode params: %w", method, err)
+	}
+	req := transport.JSONRPCRequest{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId("mcpfs-" + strconv.FormatInt(cn.ids.Add(1), 10)),
+		Method:  method,
+		Params:  json.RawMessage(encoded),
+	}
+	if modern {
+		if h := mcp.StandardHeaders(version, mcp.MCPMethod(method), encoded); len(h) > 0 {
+			req.Header = make(http.Header, len(h))
+			for k, v := range h {
+				req.Header.Set(k, v)
+			}
+		}
+	}
+	resp, err := cn.send(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			cn.cancelRemote(req.ID, ctx.Err(), modern)
+			return nil, fmt.Errorf("%s: %w", method, ctx.Err())
+		}
+		if errors.Is(err, transport.ErrTransportClosed) {
+			// The stdio transport closes when stdout ends; the process's
+			// exit (or its being stopped) says why, within a moment.
+			if deadErr := cn.deadDuring(); deadErr != nil {
+				return nil, fmt.Errorf("%s: %w", method, deadErr)
+			}
+		}
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	if resp.Error != nil {
+		return nil, newRPCError(method, resp.Error)
+	}
+	return resp.Result, nil
+}
+
+// send calls the transport. The in-process transport runs the handler on
+// the caller's goroutine and would ignore ctx, so it runs on its own here.
+func (cn *conn) send(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if _, ok := cn.tr.(*transport.InProcessTransport); !ok {
+		return cn.tr.SendRequest(ctx, req)
+	}
+	type answer struct {
+		resp *transport.JSONRPCResponse
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		resp, err := cn.tr.SendRequest(ctx, req)
+		done <- answer{resp, err}
+	}()
+	select {
+	case a := <-done:
+		return a.resp, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// cancelRemote tells the server to stop working on a request whose context
+// ended, in the background and best effort. On a 2026-07-28 HTTP connection
+// ending the request's stream is the cancellation, so nothing is sent.
+func (cn *conn) cancelRemote(id mcp.RequestId, reason error, modern bool) {
+	if _, isHTTP := cn.tr.(transport.HTTPConnection); isHTTP && modern {
+		return
+	}
+	n := mcp.JSONRPCNotification{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{
+			Method: notifyCancelled,
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{
+				"requestId": id,
+				"reason":    reason.Error(),
+			}},
+		},
+	}
+	cn.bg.Add(1)
+	go func() {
+		defer cn.bg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), cancelNotifyTimeout)
+		defer cancel()
+		if err := cn.tr.SendNotification(ctx, n); err != nil {
+			cn.log.Debug("sending notifications/cancelled failed", "err", err)
+		}
+	}()
+}
+
+// listTools fetches the full tool list, following nextCursor up to maxPages,
+// and keeps each tool's JSON exactly as the server sent it. A repeated
+// cursor or the page bound stops pagination with truncated set.
+func (cn *conn) listTools(ctx context.Context) (tools []Tool, truncated bool, err error) {
+	seenTool := make(map[string]bool)
+	seenCursor := make(map[string]bool)
+	cursor := ""
+	for page := 0; ; page++ {
+		if page == cn.maxPages {
+			cn.log.Warn("tools/list has more pages than the bound; the tool list is truncated", "pages", page, "tools", len(tools))
+			return tools, true, nil
+		}
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		raw, err := cn.request(ctx, methodToolsList, params)
+		if err != nil {
+			return nil, false, err
+		}
+		var res struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor *string           `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, false, fmt.Errorf("tools/list page %d: result is not {\"tools\": [...], \"nextCursor\": string}: %w", page+1, err)
+		}
+		for i, t := range res.Tools {
+			name, ok := toolName(t)
+			if !ok {
+				cn.log.Warn("skipping a tool without a string \"name\"", "page", page+1, "index", i, "tool", truncate(string(t), 200))
+				continue
+			}
+			if seenTool[name] {
+				cn.log.Warn("skipping a second tool with the same name; keeping the first", "tool", name)
+				continue
+			}
+			seenTool[name] = true
+			tools = append(tools, Tool{Name: name, Raw: t})
+		}
+		if res.NextCursor == nil || *res.NextCursor == "" {
+			return tools, false, nil
+		}
+		cursor = *res.NextCursor
+		if seenCursor[cursor] {
+			cn.log.Warn("tools/list repeated a cursor; stopping pagination and publishing a truncated list", "cursor", truncate(cursor, 100), "tools", len(tools))
+			return tools, true, nil
+		}
+		seenCursor[cursor] = true
+	}
+}
+
+// toolName returns the tool object's "name" if it is a non-empty string.
+func toolName(raw json.RawMessage) (string, bool) {
+	var t struct {
+		Name json.RawMessage `json:"name"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil || len(t.Name) == 0 {
+		return "", false
+	}
+	var name string
+	if err := json.Unmarshal(t.Name, &name); err != nil || name == "" {
+		return "", false
+	}
+	return name, true
+}
+
+// callTool sends tools/call and returns the raw CallToolResult.
+func (cn *conn) callTool(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(args, &obj); err != nil {
+		return nil, fmt.Errorf("arguments must be a JSON object: %w", err)
+	}
+	res, err := cn.request(ctx, methodToolsCall, map[string]any{"name": tool, "arguments": args})
+	if err != nil {
+		return nil, err
+	}
+	if len(res) == 0 || string(res) == "null" {
+		return nil, fmt.Errorf("tools/call: the server answered with an empty result")
+	}
+	return res, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

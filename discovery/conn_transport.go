@@ -1,0 +1,96 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+)
+
+// sseResponseTimeout lifts mcp-go's 60 s cap on an SSE response, so the
+// caller's context alone bounds a call.
+const sseResponseTimeout = 24 * time.Hour
+
+// dial builds cn's transport for sc; for stdio it also starts the process.
+// ctx bounds the connection's life, timeout the SSE endpoint handshake.
+func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeout time.Duration) error {
+	switch sc.Transport {
+	case "stdio":
+		proc, err := startProcess(sc, s.opts.MaxMessageBytes, cn.log)
+		if err != nil {
+			return err
+		}
+		cn.proc = proc
+		cn.tr = transport.NewIO(proc.stdout, proc.stdin, nil)
+		cn.bg.Add(1)
+		go func() {
+			defer cn.bg.Done()
+			<-proc.exited
+			cn.markDead(proc.exitError())
+		}()
+		return nil
+	case "http":
+		cn.httpc = newHTTPClient()
+		tr, err := transport.NewStreamableHTTP(sc.URL,
+			transport.WithHTTPHeaders(maps.Clone(sc.Headers)),
+			// Deprecated upstream for 2026-07-28, and it keeps the
+			// connection on 2025-11-25; without it a legacy server's
+			// list_changed never arrives.
+			transport.WithContinuousListening(),
+			transport.WithHTTPBasicClient(cn.httpc),
+			transport.WithHTTPLogger(cn.log),
+		)
+		if err != nil {
+			return fmt.Errorf("url %q: %w", sc.URL, err)
+		}
+		cn.tr = tr
+		return nil
+	case "sse":
+		cn.httpc = newHTTPClient()
+		tr, err := transport.NewSSE(sc.URL,
+			transport.WithHeaders(maps.Clone(sc.Headers)),
+			transport.WithHTTPClient(cn.httpc),
+			transport.WithSSELogger(cn.log),
+			transport.WithEndpointTimeout(timeout),
+			transport.WithResponseTimeout(sseResponseTimeout),
+		)
+		if err != nil {
+			return fmt.Errorf("url %q: %w", sc.URL, err)
+		}
+		cn.tr = tr
+		return nil
+	case "builtin":
+		newServer, ok := s.opts.Builtins[sc.Builtin]
+		if !ok {
+			known := slices.Sorted(maps.Keys(s.opts.Builtins))
+			return fmt.Errorf("no built-in server named %q in this binary (built in: %s)", sc.Builtin, orNone(known))
+		}
+		srv := newServer()
+		if srv == nil {
+			return fmt.Errorf("built-in server %q: constructor returned nil", sc.Builtin)
+		}
+		cn.tr = transport.NewInProcessTransport(srv)
+		return nil
+	default:
+		return fmt.Errorf("unknown transport %q (want stdio, http, sse or builtin)", sc.Transport)
+	}
+}
+
+// newHTTPClient returns a client with its own connection pool, so closing
+// one server's connection leaves no idle connections (and goroutines)
+// behind.
+func newHTTPClient() *http.Client {
+	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,367 @@
+// Package faultserver is a small MCP server over stdio, written by hand
+// (no SDK) so that it can misbehave in ways a real SDK would not let it:
+// ignore requests, hang, exit, write garbage or oversized lines, loop its
+// pagination. Tests run it by re-executing their own binary.
+//
+// Behaviours are chosen with a comma-separated list of modes:
+//
+//	proto=V          answer initialize with protocol version V only
+//	                 (default 2025-11-25); V=2026-07-28 answers
+//	                 server/discover and refuses initialize
+//	ignore-discover  never answer server/discover
+//	hang-initialize  never answer initialize
+//	exit             print a line to stderr and exit with status 3 at once
+//	garbage          write non-JSON lines to stdout before every message
+//	tools=N          list N tools (default 4: echo, sleep, change, fail,
+//	                 then tool5, tool6, ...)
+//	page=K           K tools per tools/list page (default: all)
+//	cursor-loop      pagination cursors that cycle: A → B → A
+//	huge-line=N      answer tools/list with a line of N bytes
+//	spawn-child      start a child in the same process group that sleeps
+//	close-stdout     close stdout right after initialize, keep running
+//	ignore-term      ignore SIGTERM
+//	linger           keep running after stdin ends
+//	sleep-forever    do nothing until killed (the spawned child)
+//
+// Tools: echo returns its arguments (as text and structuredContent); sleep
+// never answers, and prints "cancelled <id>" to stderr when the client
+// cancels it; change adds a tool named "extra" and sends
+// notifications/tools/list_changed; fail returns isError.
+package faultserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Modes is a parsed mode list.
+type Modes struct {
+	Proto          string
+	IgnoreDiscover bool
+	HangInitialize bool
+	Exit           bool
+	Garbage        bool
+	Tools          int
+	Page           int
+	CursorLoop     bool
+	HugeLine       int
+	SpawnChild     bool
+	CloseStdout    bool
+	IgnoreTerm     bool
+	Linger         bool
+	SleepForever   bool
+}
+
+// ParseModes parses a comma-separated mode list.
+func ParseModes(s string) (Modes, error) {
+	m := Modes{Proto: "2025-11-25", Tools: 4}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		key, val, _ := strings.Cut(f, "=")
+		num := func() (int, error) { return strconv.Atoi(val) }
+		var err error
+		switch key {
+		case "proto":
+			m.Proto = val
+		case "ignore-discover":
+			m.IgnoreDiscover = true
+		case "hang-initialize":
+			m.HangInitialize = true
+		case "exit":
+			m.Exit = true
+		case "garbage":
+			m.Garbage = true
+		case "tools":
+			m.Tools, err = num()
+		case "page":
+			m.Page, err = num()
+		case "cursor-loop":
+			m.CursorLoop = true
+		case "huge-line":
+			m.HugeLine, err = num()
+		case "spawn-child":
+			m.SpawnChild = true
+		case "close-stdout":
+			m.CloseStdout = true
+		case "ignore-term":
+			m.IgnoreTerm = true
+		case "linger":
+			m.Linger = true
+		case "sleep-forever":
+			m.SleepForever = true
+		default:
+			return m, fmt.Errorf("faultserver: unknown mode %q", f)
+		}
+		if err != nil {
+			return m, fmt.Errorf("faultserver: mode %q: %w", f, err)
+		}
+	}
+	return m, nil
+}
+
+// Main runs the server on the process's stdin, stdout and stderr with the
+// modes in the environment variable env, and exits.
+func Main(env string) {
+	m, err := ParseModes(os.Getenv(env))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if m.IgnoreTerm {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if m.SleepForever {
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
+	if m.Exit {
+		fmt.Fprintln(os.Stderr, "fatal: cannot open the database")
+		os.Exit(3)
+	}
+	if m.SpawnChild {
+		child := exec.Command(os.Args[0], os.Args[1:]...)
+		child.Env = append(os.Environ(), env+"=sleep-forever")
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "spawn child:", err)
+			os.Exit(2)
+		}
+		fmt.Fprintf(os.Stderr, "child pid %d\n", child.Process.Pid)
+		go child.Wait()
+	}
+	s := &server{m: m, out: os.Stdout, errw: os.Stderr, closeOut: os.Stdout.Close}
+	s.serve(os.Stdin)
+	if m.Linger {
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
+	os.Exit(0)
+}
+
+type server struct {
+	m        Modes
+	mu       sync.Mutex // guards out, extra
+	out      io.Writer
+	errw     io.Writer
+	closeOut func() error
+	extra    bool // the change tool was called
+}
+
+type message struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+func (s *server) serve(in io.Reader) {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		var msg message
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			fmt.Fprintln(s.errw, "bad message:", err)
+			continue
+		}
+		s.handle(msg)
+	}
+}
+
+func (s *server) handle(msg message) {
+	if len(msg.ID) == 0 { // a notification
+		if msg.Method == "notifications/cancelled" {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			_ = json.Unmarshal(msg.Params, &p)
+			fmt.Fprintf(s.errw, "cancelled %s\n", p.RequestID)
+		}
+		return
+	}
+	modern := s.m.Proto >= "2026-07-28"
+	switch msg.Method {
+	case "server/discover":
+		switch {
+		case s.m.IgnoreDiscover:
+		case modern:
+			s.result(msg.ID, map[string]any{
+				"supportedVersions": []string{s.m.Proto},
+				"capabilities":      map[string]any{"tools": map[string]any{"listChanged": true}},
+				"instructions":      "fault server",
+				"_meta": map[string]any{
+					"io.modelcontextprotocol/serverInfo": map[string]any{"name": "faultserver", "version": "1.0.0"},
+				},
+			})
+		default:
+			s.error(msg.ID, -32601, "Method not found: server/discover")
+		}
+	case "initialize":
+		switch {
+		case s.m.HangInitialize:
+		case modern:
+			s.error(msg.ID, -32601, "Method not found: initialize (this server speaks "+s.m.Proto+" only)")
+		default:
+			s.result(msg.ID, map[string]any{
+				"protocolVersion": s.m.Proto,
+				"capabilities":    map[string]any{"tools": map[string]any{"listChanged": true}},
+				"serverInfo":      map[string]any{"name": "faultserver", "title": "Fault Server", "version": "1.0.0"},
+				"instructions":    "fault server",
+			})
+			if s.m.CloseStdout {
+				s.mu.Lock()
+				_ = s.closeOut()
+				s.mu.Unlock()
+			}
+		}
+	case "ping":
+		s.result(msg.ID, map[string]any{})
+	case "subscriptions/listen":
+		// Held open: the stream ends when the client cancels.
+	case "tools/list":
+		s.listTools(msg)
+	case "tools/call":
+		s.callTool(msg)
+	default:
+		s.error(msg.ID, -32601, "Method not found: "+msg.Method)
+	}
+}
+
+func (s *server) toolNames() []string {
+	names := []string{"echo", "sleep", "change", "fail"}
+	if s.m.Tools < len(names) {
+		names = names[:s.m.Tools]
+	}
+	for i := len(names); i < s.m.Tools; i++ {
+		names = append(names, fmt.Sprintf("tool%d", i+1))
+	}
+	s.mu.Lock()
+	if s.extra {
+		names = append(names, "extra")
+	}
+	s.mu.Unlock()
+	return names
+}
+
+func (s *server) listTools(msg message) {
+	if s.m.HugeLine > 0 {
+		s.mu.Lock()
+		_, _ = io.WriteString(s.out, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"tools":[],"x":"`)
+		chunk := strings.Repeat("x", 64<<10)
+		for n := 0; n < s.m.HugeLine; n += len(chunk) {
+			if _, err := io.WriteString(s.out, chunk); err != nil {
+				break
+			}
+		}
+		_, _ = io.WriteString(s.out, "\"}}\n")
+		s.mu.Unlock()
+		return
+	}
+	var p struct {
+		Cursor string `json:"cursor"`
+	}
+	_ = json.Unmarshal(msg.Params, &p)
+	names := s.toolNames()
+	page := s.m.Page
+	if page <= 0 {
+		page = len(names)
+	}
+	start := 0
+	if p.Cursor != "" {
+		if s.m.CursorLoop {
+			start = page // every cursor leads to the second page
+		} else if n, err := strconv.Atoi(strings.TrimPrefix(p.Cursor, "c")); err == nil {
+			start = n
+		}
+	}
+	start = min(start, len(names))
+	end := min(start+page, len(names))
+	tools := make([]any, 0, end-start)
+	for _, n := range names[start:end] {
+		tools = append(tools, map[string]any{
+			"name":        n,
+			"description": "Tool " + n + ".",
+			"inputSchema": map[string]any{
+				"type":       "object",
+				"properties": map[string]any{"text": map[string]any{"type": "string"}},
+				"$defs":      map[string]any{"unused": map[string]any{"type": "null"}},
+			},
+		})
+	}
+	res := map[string]any{"tools": tools}
+	switch {
+	case s.m.CursorLoop && p.Cursor == "":
+		res["nextCursor"] = "A"
+	case s.m.CursorLoop && p.Cursor == "A":
+		res["nextCursor"] = "B"
+	case s.m.CursorLoop:
+		res["nextCursor"] = "A"
+	case end < len(names):
+		res["nextCursor"] = "c" + strconv.Itoa(end)
+	}
+	s.result(msg.ID, res)
+}
+
+func (s *server) callTool(msg message) {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(msg.Params, &p)
+	switch p.Name {
+	case "echo":
+		s.result(msg.ID, map[string]any{
+			"content":           []any{map[string]any{"type": "text", "text": string(p.Arguments)}},
+			"structuredContent": map[string]any{"echo": p.Arguments},
+		})
+	case "sleep":
+		// Never answers.
+	case "change":
+		s.mu.Lock()
+		s.extra = true
+		s.mu.Unlock()
+		s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "changed"}}})
+		s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+		s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+	case "fail":
+		s.result(msg.ID, map[string]any{
+			"content": []any{map[string]any{"type": "text", "text": "it failed"}},
+			"isError": true,
+		})
+	default:
+		s.error(msg.ID, -32602, "unknown tool: "+p.Name)
+	}
+}
+
+func (s *server) result(id json.RawMessage, result any) {
+	s.write(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+func (s *server) error(id json.RawMessage, code int, msg string) {
+	s.write(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+}
+
+func (s *server) write(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m.Garbage {
+		_, _ = io.WriteString(s.out, "this is not JSON\n{\"broken\": \n[1,2,3]\n\n")
+	}
+	_, _ = s.out.Write(append(b, '\n'))
+}

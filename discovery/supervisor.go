@@ -1,0 +1,351 @@
+package discovery
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Errors returned by [Supervisor.CallTool] and [Supervisor.Settle], wrapped
+// with the server's name and state; test them with errors.Is.
+var (
+	// ErrUnknownServer means no server of that (normalised) name is configured.
+	ErrUnknownServer = errors.New("no such server")
+	// ErrNotReady means the server is configured but not connected: it is
+	// still connecting, failed, or disabled.
+	ErrNotReady = errors.New("server not ready")
+	// ErrClosed means the Supervisor has been closed.
+	ErrClosed = errors.New("supervisor closed")
+)
+
+// Defaults for the zero values of Options.
+const (
+	DefaultConnectTimeout  = 20 * time.Second
+	DefaultCallTimeout     = 60 * time.Second
+	DefaultMaxToolPages    = 100
+	DefaultMaxMessageBytes = 64 << 20
+)
+
+// Options tunes a Supervisor. The zero value is ready to use.
+type Options struct {
+	// Logger receives connection events and every stdio server's stderr,
+	// one record per line. Nil discards them.
+	Logger *slog.Logger
+	// ConnectTimeout bounds, per server, starting it, initialize and the
+	// first full tools/list. Zero means DefaultConnectTimeout; a server's
+	// ServerConfig.Timeout overrides it.
+	ConnectTimeout time.Duration
+	// CallTimeout is the deadline CallTool applies when its context has
+	// none. Zero means DefaultCallTimeout.
+	CallTimeout time.Duration
+	// MaxToolPages bounds tools/list pagination per listing; a server with
+	// more pages is published with ToolsTruncated set. Zero means
+	// DefaultMaxToolPages.
+	MaxToolPages int
+	// MaxMessageBytes bounds one JSON-RPC line a stdio server writes to
+	// stdout; a longer line fails the server. Zero means
+	// DefaultMaxMessageBytes (64 MiB).
+	MaxMessageBytes int
+	// Builtins are the in-process servers available to configs with
+	// Transport "builtin", keyed by ServerConfig.Builtin. Each call of the
+	// function must return a new server.
+	Builtins map[string]func() *server.MCPServer
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.MaxToolPages <= 0 {
+		o.MaxToolPages = DefaultMaxToolPages
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	return o
+}
+
+// Supervisor is the long-lived owner of the connections to every configured
+// server. It connects to all of them concurrently, keeps their tool lists
+// current, routes tool calls, and publishes what it knows as Catalog
+// snapshots. All methods are safe for concurrent use.
+type Supervisor struct {
+	cfg  *Config
+	opts Options
+	log  *slog.Logger
+
+	cancel context.CancelFunc // ends every session; called by Close
+	wg     sync.WaitGroup     // one per running session
+
+	mu       sync.Mutex
+	servers  map[string]*serverRuntime // by normalised name
+	catalog  *Catalog
+	changed  chan struct{} // closed and replaced on every publish
+	watchers map[*watcher]struct{}
+	closed   bool
+
+	closeOnce sync.Once
+}
+
+// serverRuntime is the mutable state of one configured server, guarded by
+// Supervisor.mu. snap is replaced, never modified in place, so published
+// catalogs can share its slices.
+type serverRuntime struct {
+	cfg  ServerConfig
+	snap ServerSnapshot
+	conn *conn // set while ready
+}
+
+type watcher struct {
+	ch chan *Catalog
+}
+
+// Start begins connecting to every enabled server in cfg and returns at once.
+// Each server connects in its own goroutine with its own deadline, so a slow
+// or broken server never delays the others. Servers run until Close, or
+// until ctx is done; Close must be called in either case to stop their
+// processes and release resources.
+//
+// Disabled servers are published as StateDisabled and never started; a
+// server whose ServerConfig.Err is set is published as StateFailed with that
+// error and never started.
+func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	opts = opts.withDefaults()
+	baseCtx, cancel := context.WithCancel(ctx)
+	s := &Supervisor{
+		cfg:      cfg,
+		opts:     opts,
+		log:      opts.Logger,
+		cancel:   cancel,
+		servers:  make(map[string]*serverRuntime, len(cfg.Servers)),
+		changed:  make(chan struct{}),
+		watchers: make(map[*watcher]struct{}),
+	}
+	now := time.Now()
+	var start []*serverRuntime
+	for _, sc := range cfg.Servers {
+		if _, dup := s.servers[sc.Name]; dup {
+			s.log.Warn("duplicate server name in config; keeping the first", "server", sc.Name, "key", sc.Key)
+			continue
+		}
+		rt := &serverRuntime{cfg: sc, snap: ServerSnapshot{
+			Name:      sc.Name,
+			Key:       sc.Key,
+			Transport: sc.Transport,
+			Since:     now,
+		}}
+		switch {
+		case sc.Disabled:
+			rt.snap.State = StateDisabled
+		case sc.Err != "":
+			rt.snap.State = StateFailed
+			rt.snap.Err = sc.Err
+		default:
+			rt.snap.State = StateConnecting
+			start = append(start, rt)
+		}
+		s.servers[sc.Name] = rt
+	}
+	s.mu.Lock()
+	s.publishLocked()
+	s.mu.Unlock()
+	for _, rt := range start {
+		s.wg.Add(1)
+		go s.runServer(baseCtx, rt)
+	}
+	return s
+}
+
+// Config returns the config the Supervisor was started with.
+func (s *Supervisor) Config() *Config { return s.cfg }
+
+// Catalog returns the current snapshot. It is never nil and must not be
+// modified.
+func (s *Supervisor) Catalog() *Catalog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.catalog
+}
+
+// Watch returns a channel that holds the latest Catalog: it starts with the
+// current one, and each publish replaces any value not yet received, so a
+// slow reader skips intermediate versions but always sees the newest. The
+// returned function stops the watch and closes the channel; Close closes it
+// too.
+func (s *Supervisor) Watch() (<-chan *Catalog, func()) {
+	w := &watcher{ch: make(chan *Catalog, 1)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.ch <- s.catalog
+	if s.closed {
+		close(w.ch)
+		return w.ch, func() {}
+	}
+	s.watchers[w] = struct{}{}
+	return w.ch, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if _, ok := s.watchers[w]; ok {
+			delete(s.watchers, w)
+			close(w.ch)
+		}
+	}
+}
+
+// Settle waits until no server is connecting: each is ready, failed or
+// disabled. It returns ctx's error if ctx ends first, and ErrClosed if the
+// Supervisor is closed first.
+func (s *Supervisor) Settle(ctx context.Context) error {
+	for {
+		s.mu.Lock()
+		closed, changed := s.closed, s.changed
+		connecting := slices.ContainsFunc(s.catalog.Servers, func(ss ServerSnapshot) bool {
+			return ss.State == StateConnecting
+		})
+		s.mu.Unlock()
+		if !connecting {
+			return nil
+		}
+		if closed {
+			return ErrClosed
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("settle: %w", ctx.Err())
+		}
+	}
+}
+
+// CallTool calls tool on the ready server named server (its normalised
+// name) with args, a JSON object (nil means no arguments), and returns the
+// server's CallToolResult exactly as sent: content, structuredContent and
+// isError are all preserved. A tool that reports failure with isError is not
+// an error here; a JSON-RPC error from the server is returned as *RPCError.
+//
+// When ctx has no deadline, Options.CallTimeout applies. If ctx ends before
+// the answer, the server is sent notifications/cancelled for the request.
+func (s *Supervisor) CallTool(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+	s.mu.Lock()
+	closed := s.closed
+	rt := s.servers[server]
+	var cn *conn
+	var snap ServerSnapshot
+	if rt != nil {
+		cn, snap = rt.conn, rt.snap
+	}
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return nil, fmt.Errorf("call %q on server %q: %w", tool, server, ErrClosed)
+	case rt == nil:
+		return nil, fmt.Errorf("call %q on server %q: %w (configured: %s)", tool, server, ErrUnknownServer, s.serverNames())
+	case cn == nil || snap.State != StateReady:
+		why := ""
+		if snap.Err != "" {
+			why = ": " + snap.Err
+		}
+		return nil, fmt.Errorf("call %q on server %q: %w: it is %s%s", tool, server, ErrNotReady, snap.State, why)
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.opts.CallTimeout)
+		defer cancel()
+	}
+	res, err := cn.callTool(ctx, tool, args)
+	if err != nil {
+		return nil, fmt.Errorf("call %q on server %q: %w", tool, server, err)
+	}
+	return res, nil
+}
+
+// Close stops every server: it closes connections, ends stdio servers'
+// process groups (SIGTERM, then SIGKILL after a short grace) and reaps
+// them, and closes all Watch channels. It waits for all of that and is safe
+// to call more than once.
+func (s *Supervisor) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
+		s.cancel()
+		s.wg.Wait()
+		s.mu.Lock()
+		for w := range s.watchers {
+			close(w.ch)
+		}
+		clear(s.watchers)
+		close(s.changed)
+		s.changed = make(chan struct{})
+		s.mu.Unlock()
+	})
+	return nil
+}
+
+func (s *Supervisor) serverNames() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.catalog.Servers) == 0 {
+		return "none"
+	}
+	names := make([]string, len(s.catalog.Servers))
+	for i, ss := range s.catalog.Servers {
+		names[i] = ss.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// update applies f to the server's runtime and publishes a new catalog,
+// unless the Supervisor is closing: once Close has begun, the last catalog
+// stays as it was.
+func (s *Supervisor) update(rt *serverRuntime, f func(rt *serverRuntime)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	f(rt)
+	s.publishLocked()
+}
+
+// publishLocked builds the next Catalog and hands it to watchers. s.mu must
+// be held.
+func (s *Supervisor) publishLocked() {
+	var version uint64 = 1
+	if s.catalog != nil {
+		version = s.catalog.Version + 1
+	}
+	servers := make([]ServerSnapshot, 0, len(s.servers))
+	for _, rt := range s.servers {
+		servers = append(servers, rt.snap)
+	}
+	slices.SortFunc(servers, func(a, b ServerSnapshot) int { return strings.Compare(a.Name, b.Name) })
+	s.catalog = &Catalog{Version: version, Servers: servers}
+	for w := range s.watchers {
+		select {
+		case <-w.ch:
+		default:
+		}
+		w.ch <- s.catalog
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+}

@@ -1,0 +1,23 @@
+// Package fuse mounts an mcpfs tree (a *fs.Tree) as a read-only FUSE file
+// system with go-fuse.
+//
+// It is a thin adapter: the node types only translate FUSE requests into
+// calls on the current Tree, which is swapped by Mounted.Update when the
+// catalog changes. A handler never waits on an MCP server; it reads the
+// Tree it finds.
+//
+// Caching. The kernel caches entries, attributes and negative lookups for
+// Options.CacheTimeout, and file pages across opens. Update invalidates
+// exactly what changed, walking only the inodes the kernel knows about and
+// skipping servers whose snapshot did not change, so an update costs in
+// proportion to the change, not to the size of the tree.
+//
+// Inodes. A directory keeps its inode number for the life of the mount. A
+// file inode is immutable: it carries the bytes it was looked up with, so
+// its size always equals the bytes it serves and an open file keeps
+// reading what it opened. When a file's content changes, its path gets a
+// new inode, as when a file is replaced by rename on a disk file system;
+// an unchanged file keeps its inode number across updates.
+//
+// Package fuse must not import exec, discovery's connection code, or cmd.
+package fuse

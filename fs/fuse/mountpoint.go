@@ -1,0 +1,206 @@
+package fuse
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"log/slog"
+	"os"
+	osexec "os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// staleStatTimeout is how long a stat of a FUSE mount point may take before
+// the mount is considered dead (its server gone, or stuck).
+const staleStatTimeout = 2 * time.Second
+
+// prepareMountPoint checks that dir can be mounted on: it removes dead FUSE
+// mounts left there by killed processes, then requires an empty directory.
+func prepareMountPoint(dir string, asRoot bool, logger *slog.Logger) error {
+	// A killed process can leave several mounts stacked on dir.
+	for range 8 {
+		mounts, err := mountsAt(dir)
+		if err != nil {
+			logger.Debug("could not read the mount table", "error", err)
+		}
+		isFuse := false
+		for _, mt := range mounts {
+			if strings.HasPrefix(mt.fsType, "fuse") {
+				isFuse = true
+			}
+		}
+		err = statTimeout(dir, staleStatTimeout)
+		dead := errors.Is(err, syscall.ENOTCONN) || errors.Is(err, syscall.ECONNABORTED) ||
+			(isFuse && errors.Is(err, errStatTimeout))
+		if !dead {
+			if err == nil && len(mounts) > 0 {
+				return fmt.Errorf("%s is already a mount point (%s); unmount it first (umount %s) or choose another directory", dir, mounts[len(mounts)-1].fsType, dir)
+			}
+			return checkEmptyDir(dir, err)
+		}
+		logger.Warn("removing a dead mount left by a process that was killed", "dir", dir, "error", err)
+		if derr := detach(dir, asRoot); derr != nil {
+			return fmt.Errorf("%s holds a dead FUSE mount (%v) that could not be removed: %w (try: umount -l %s)", dir, err, derr, dir)
+		}
+	}
+	return fmt.Errorf("%s still holds dead FUSE mounts after removing 8 of them; try: umount -l %s", dir, dir)
+}
+
+func checkEmptyDir(dir string, statErr error) error {
+	switch {
+	case errors.Is(statErr, iofs.ErrNotExist):
+		return fmt.Errorf("mount point %s does not exist (create it: mkdir -p %s)", dir, dir)
+	case statErr != nil:
+		return fmt.Errorf("mount point: %w", statErr)
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("mount point: %w", err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("mount point %s is not a directory", dir)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("mount point: %w", err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(1)
+	if len(names) > 0 {
+		return fmt.Errorf("mount point %s is not empty (it holds %s); mounting would hide its files: use an empty directory", dir, names[0])
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("mount point %s: %w", dir, err)
+	}
+	return nil
+}
+
+var errStatTimeout = errors.New("stat timed out")
+
+// statTimeout stats dir, giving up after d. A stat of a mount whose server
+// is stuck never returns; its goroutine is then left behind.
+func statTimeout(dir string, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() {
+		var st syscall.Stat_t
+		err := syscall.Stat(dir, &st)
+		if err != nil {
+			err = &iofs.PathError{Op: "stat", Path: dir, Err: err}
+		}
+		done <- err
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		return fmt.Errorf("stat %s: %w after %v", dir, errStatTimeout, d)
+	}
+}
+
+// detach lazily unmounts dir: it leaves the namespace at once, and the
+// kernel drops it when the last user is gone.
+func detach(dir string, asRoot bool) error {
+	if asRoot {
+		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
+			return fmt.Errorf("umount -l %s: %w", dir, err)
+		}
+		return nil
+	}
+	bin := fusermount()
+	if bin == "" {
+		return errors.New("fusermount3 is not installed (Debian/Ubuntu: apt-get install fuse3)")
+	}
+	out, err := osexec.Command(bin, "-u", "-z", dir).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s -u -z %s: %w: %s", bin, dir, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// mountEntry is one line of /proc/self/mountinfo.
+type mountEntry struct {
+	point  string
+	fsType string
+	source string
+}
+
+// mountsAt lists the mounts whose mount point is dir, oldest first.
+func mountsAt(dir string) ([]mountEntry, error) {
+	all, err := readMountInfo()
+	var out []mountEntry
+	for _, m := range all {
+		if m.point == dir {
+			out = append(out, m)
+		}
+	}
+	return out, err
+}
+
+func readMountInfo() ([]mountEntry, error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []mountEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		if m, ok := parseMountInfoLine(sc.Text()); ok {
+			out = append(out, m)
+		}
+	}
+	return out, sc.Err()
+}
+
+// parseMountInfoLine parses a line of proc(5)'s mountinfo:
+//
+//	36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue
+func parseMountInfoLine(line string) (mountEntry, bool) {
+	fields := strings.Fields(line)
+	if len(fields) < 7 {
+		return mountEntry{}, false
+	}
+	sep := -1
+	for i := 6; i < len(fields); i++ {
+		if fields[i] == "-" {
+			sep = i
+			break
+		}
+	}
+	if sep < 0 || sep+2 >= len(fields) {
+		return mountEntry{}, false
+	}
+	return mountEntry{
+		point:  unescapeMountInfo(fields[4]),
+		fsType: fields[sep+1],
+		source: unescapeMountInfo(fields[sep+2]),
+	}, true
+}
+
+// unescapeMountInfo undoes the octal escapes (\040 for a space) of
+// mountinfo fields.
+func unescapeMountInfo(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

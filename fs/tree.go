@@ -1,0 +1,223 @@
+package fs
+
+import (
+	"errors"
+	iofs "io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/fs/gen"
+)
+
+// Top-level folders of the tree.
+const (
+	ServersDir = "servers"
+	SkillsDir  = "skills"
+	RunDir     = "run"
+)
+
+// Options configure a Tree. The zero value is ready to use.
+type Options struct {
+	// ModTime is the modification time reported for every entry.
+	// Zero means the time New was called.
+	ModTime time.Time
+}
+
+// Tree is the file tree of one catalog snapshot. It implements io/fs.FS,
+// ReadDirFS, ReadFileFS and StatFS, and is safe for concurrent use. Server
+// packages are generated the first time something looks inside them.
+type Tree struct {
+	cat     *discovery.Catalog
+	modTime time.Time
+
+	rootOnce sync.Once
+	root     *dir // everything but the contents of servers/<s>/
+
+	servers map[string]*lazyServer
+}
+
+type lazyServer struct {
+	snap discovery.ServerSnapshot
+	once sync.Once
+	dir  *dir
+}
+
+var (
+	_ iofs.FS         = (*Tree)(nil)
+	_ iofs.ReadDirFS  = (*Tree)(nil)
+	_ iofs.ReadFileFS = (*Tree)(nil)
+	_ iofs.StatFS     = (*Tree)(nil)
+)
+
+// New returns the tree of a catalog snapshot.
+func New(cat *discovery.Catalog, opts Options) *Tree {
+	if cat == nil {
+		cat = &discovery.Catalog{}
+	}
+	t := &Tree{cat: cat, modTime: opts.ModTime, servers: make(map[string]*lazyServer, len(cat.Servers))}
+	if t.modTime.IsZero() {
+		t.modTime = time.Now()
+	}
+	for _, s := range cat.Servers {
+		t.servers[s.Name] = &lazyServer{snap: s}
+	}
+	return t
+}
+
+// Catalog returns the snapshot the tree was built from.
+func (t *Tree) Catalog() *discovery.Catalog { return t.cat }
+
+// Open opens the named file or directory.
+func (t *Tree) Open(name string) (iofs.File, error) {
+	n, err := t.lookup("open", name)
+	if err != nil {
+		return nil, err
+	}
+	if n.isDir {
+		return &openDir{node: n, entries: n.entries()}, nil
+	}
+	return &openFile{node: n, r: strings.NewReader(string(n.data))}, nil
+}
+
+// ReadFile returns the contents of the named file.
+func (t *Tree) ReadFile(name string) ([]byte, error) {
+	n, err := t.lookup("readfile", name)
+	if err != nil {
+		return nil, err
+	}
+	if n.isDir {
+		return nil, &iofs.PathError{Op: "readfile", Path: name, Err: ErrIsDir}
+	}
+	return slices.Clone(n.data), nil
+}
+
+// ReadDir lists the named directory, sorted by name.
+func (t *Tree) ReadDir(name string) ([]iofs.DirEntry, error) {
+	n, err := t.lookup("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	if !n.isDir {
+		return nil, &iofs.PathError{Op: "readdir", Path: name, Err: ErrNotDir}
+	}
+	return n.entries(), nil
+}
+
+// Stat describes the named file or directory.
+func (t *Tree) Stat(name string) (iofs.FileInfo, error) {
+	n, err := t.lookup("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return n.info(), nil
+}
+
+// Errors beyond io/fs's own.
+var (
+	ErrIsDir  = errors.New("is a directory")
+	ErrNotDir = errors.New("not a directory")
+)
+
+// Server returns the snapshot behind servers/<name>/.
+func (t *Tree) Server(name string) (discovery.ServerSnapshot, bool) {
+	ls, ok := t.servers[name]
+	if !ok {
+		return discovery.ServerSnapshot{}, false
+	}
+	return ls.snap, true
+}
+
+func (t *Tree) lookup(op, name string) (*node, error) {
+	if !iofs.ValidPath(name) {
+		return nil, &iofs.PathError{Op: op, Path: name, Err: iofs.ErrInvalid}
+	}
+	t.rootOnce.Do(t.buildRoot)
+	n := t.root.node
+	if name == "." {
+		return n, nil
+	}
+	parts := strings.Split(name, "/")
+	for _, p := range parts {
+		if !n.isDir {
+			return nil, &iofs.PathError{Op: op, Path: name, Err: ErrNotDir}
+		}
+		child, ok := n.dir.children[p]
+		if !ok {
+			return nil, &iofs.PathError{Op: op, Path: name, Err: iofs.ErrNotExist}
+		}
+		if child.lazy != nil {
+			// servers/<s>: generated on first look.
+			child = t.serverNode(child.lazy)
+		}
+		n = child
+	}
+	return n, nil
+}
+
+// serverNode returns the generated directory of one server.
+func (t *Tree) serverNode(ls *lazyServer) *node {
+	ls.once.Do(func() {
+		d := newDir(ls.snap.Name, t.modTime)
+		for _, f := range gen.Server(ls.snap) {
+			rel := strings.TrimPrefix(f.Path, ServersDir+"/"+ls.snap.Name+"/")
+			d.add(rel, f.Data, t.modTime)
+		}
+		ls.dir = d
+	})
+	return ls.dir.node
+}
+
+func (t *Tree) buildRoot() {
+	root := newDir(".", t.modTime)
+	for _, f := range gen.Root(t.cat) {
+		root.add(f.Path, f.Data, t.modTime)
+	}
+	servers := root.mkdirAll(ServersDir, t.modTime)
+	for _, s := range t.cat.Servers {
+		// A placeholder: lookup swaps in the generated directory. The
+		// placeholder is what ReadDir of servers/ reports.
+		servers.children[s.Name] = &node{name: s.Name, isDir: true, modTime: t.modTime, lazy: t.servers[s.Name]}
+	}
+	root.mkdirAll(SkillsDir, t.modTime)
+	root.mkdirAll(RunDir, t.modTime)
+	t.root = root
+}
+
+// dir is a directory under construction and, once built, read only.
+type dir struct {
+	node     *node
+	children map[string]*node
+}
+
+func newDir(name string, mod time.Time) *dir {
+	d := &dir{children: map[string]*node{}}
+	d.node = &node{name: name, isDir: true, modTime: mod, dir: d}
+	return d
+}
+
+func (d *dir) mkdirAll(p string, mod time.Time) *dir {
+	cur := d
+	for _, part := range strings.Split(p, "/") {
+		c, ok := cur.children[part]
+		if !ok {
+			nd := newDir(part, mod)
+			cur.children[part] = nd.node
+			c = nd.node
+		}
+		cur = c.dir
+	}
+	return cur
+}
+
+func (d *dir) add(p string, data []byte, mod time.Time) {
+	parent := d
+	if dirName := path.Dir(p); dirName != "." {
+		parent = d.mkdirAll(dirName, mod)
+	}
+	base := path.Base(p)
+	parent.children[base] = &node{name: base, data: data, modTime: mod}
+}
