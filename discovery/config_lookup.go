@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -98,9 +100,36 @@ func Load(explicitPath string, opts LoadOptions) (*Config, error) {
 		if errors.Is(err, iofs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			continue // ENOTDIR: a file where a directory on the way should be
 		}
+		if c.source == "Claude Desktop config" && !declaresServers(c.path) {
+			continue // Claude Desktop writes this file before any server is added
+		}
 		return loadFile(c.path, c.source, getenv)
 	}
 	return DefaultConfig(), nil
+}
+
+// declaresServers reports whether the file at path is a JSON object whose
+// "mcpServers" has at least one server, or is not valid JSON at all (then
+// loading it reports the error). Claude Desktop's config holds other settings too and
+// has no "mcpServers" until a server is added.
+func declaresServers(path string) bool {
+	data, err := readConfigFile(path)
+	if err != nil {
+		return true
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &top); err != nil {
+		return true
+	}
+	raw, ok := top["mcpServers"]
+	if !ok {
+		return false
+	}
+	var servers map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &servers); err != nil {
+		return true
+	}
+	return len(servers) > 0
 }
 
 // claudeDesktopConfigPath is where Claude Desktop keeps its config, given the

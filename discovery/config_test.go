@@ -624,13 +624,38 @@ func TestLoadSkipsFileInPlaceOfDirectory(t *testing.T) {
 	root := t.TempDir()
 	configDir := filepath.Join(root, "config")
 	writeFile(t, configDir, "mcpfs", "not a directory")
-	claude := writeFile(t, configDir, "Claude/claude_desktop_config.json", `{"mcpServers": {}}`)
+	claude := writeFile(t, configDir, "Claude/claude_desktop_config.json", `{"mcpServers": {"a": {"command": "x"}}}`)
 	cfg, err := Load("", LoadOptions{Getenv: noEnv, WorkDir: root, UserConfigDir: configDir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Path != claude {
 		t.Errorf("Path: got %q, want %q", cfg.Path, claude)
+	}
+}
+
+// Claude Desktop writes its config file before any server is added; such a
+// file is passed over, so the user gets the built-in default, not an error.
+func TestLoadSkipsClaudeDesktopWithoutServers(t *testing.T) {
+	for _, data := range []string{
+		`{"globalShortcut": "Ctrl+Space"}`,
+		`{"mcpServers": {}, "globalShortcut": "Ctrl+Space"}`,
+	} {
+		configDir := t.TempDir()
+		writeFile(t, configDir, "Claude/claude_desktop_config.json", data)
+		cfg, err := Load("", LoadOptions{Getenv: noEnv, WorkDir: t.TempDir(), UserConfigDir: configDir})
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if cfg.Source != "built-in default" {
+			t.Errorf("%s: Source: got %q, want the built-in default", data, cfg.Source)
+		}
+	}
+	// A broken one is still reported.
+	configDir := t.TempDir()
+	writeFile(t, configDir, "Claude/claude_desktop_config.json", `{"mcpServers": `)
+	if _, err := Load("", LoadOptions{Getenv: noEnv, WorkDir: t.TempDir(), UserConfigDir: configDir}); !errors.Is(err, ErrConfig) {
+		t.Errorf("truncated Claude Desktop config: got %v, want a config error", err)
 	}
 }
 

@@ -1,0 +1,84 @@
+package check
+
+import (
+	"go/token"
+	iofs "io/fs"
+	"sort"
+	"strings"
+)
+
+// Options configure Check. The zero value is ready to use.
+type Options struct {
+	// Allow lists the standard library import paths a snippet may use.
+	// Nil means DefaultAllow.
+	Allow []string
+}
+
+// Program is a snippet that passed Check.
+type Program struct {
+	// Source is the snippet rewritten to Go that the interpreter runs
+	// correctly. Line numbers of the original are kept; helpers the rewrite
+	// needs are appended at the end of the file.
+	Source []byte
+	// Imports is every import path the snippet uses, tree packages
+	// (mcpfs/...) and standard ones, sorted.
+	Imports []string
+	// TreePackages is the tree packages (mcpfs/...) the snippet needs,
+	// directly or through other tree packages, sorted.
+	TreePackages []string
+}
+
+// Error is one problem in a snippet, at a position of the original source.
+type Error struct {
+	Pos  token.Position
+	Msg  string
+	Hint string // what to do instead; may be empty
+}
+
+// Error returns "file:line:col: msg", followed by "\n\thint: ..." when
+// there is a hint.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Pos.String())
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	if e.Hint != "" {
+		b.WriteString("\n\thint: ")
+		b.WriteString(strings.ReplaceAll(e.Hint, "\n", "\n\t      "))
+	}
+	return b.String()
+}
+
+// ErrorList is the problems Check found, sorted by position.
+type ErrorList []*Error
+
+// Error joins the errors, one per line.
+func (l ErrorList) Error() string {
+	parts := make([]string, len(l))
+	for i, e := range l {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (l ErrorList) sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Pos, l[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// Check parses and type-checks the snippet src (named filename in errors)
+// against the packages of tree (an mcpfs tree: mcp/, servers/<s>/,
+// skills/<s>/) and the allowed standard packages, and returns it rewritten
+// for the interpreter. A problem in the snippet is returned as an
+// ErrorList.
+func Check(filename string, src []byte, tree iofs.FS, opts Options) (*Program, error) {
+	return check(filename, src, tree, opts)
+}
