@@ -1,11 +1,16 @@
 package check
 
 import (
+	"errors"
+	"fmt"
 	"go/token"
 	iofs "io/fs"
 	"sort"
 	"strings"
 )
+
+// maxErrors bounds the errors one Check reports.
+const maxErrors = 10
 
 // Options configure Check. The zero value is ready to use.
 type Options struct {
@@ -61,6 +66,15 @@ func (l ErrorList) Error() string {
 	return strings.Join(parts, "\n")
 }
 
+// Unwrap lets errors.As find the first *Error.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
 func (l ErrorList) sort() {
 	sort.SliceStable(l, func(i, j int) bool {
 		a, b := l[i].Pos, l[j].Pos
@@ -79,6 +93,15 @@ func (l ErrorList) sort() {
 // skills/<s>/) and the allowed standard packages, and returns it rewritten
 // for the interpreter. A problem in the snippet is returned as an
 // ErrorList.
-func Check(filename string, src []byte, tree iofs.FS, opts Options) (*Program, error) {
+func Check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			prog, err = nil, fmt.Errorf("check %s: %w: %v", filename, ErrInternal, r)
+		}
+	}()
 	return check(filename, src, tree, opts)
 }
+
+// ErrInternal marks a failure of the checker itself rather than of the
+// snippet.
+var ErrInternal = errors.New("internal error in the snippet checker")

@@ -1,0 +1,86 @@
+package check
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// jsonValueArg gives, for the encoding/json functions and methods that
+// walk a value's fields, which argument is the value and whether it is
+// being encoded (unexported fields matter only then).
+var jsonValueArg = map[string]struct {
+	arg    int
+	encode bool
+}{
+	"encoding/json.Marshal":           {0, true},
+	"encoding/json.MarshalIndent":     {0, true},
+	"(*encoding/json.Encoder).Encode": {0, true},
+	"encoding/json.Unmarshal":         {1, false},
+	"(*encoding/json.Decoder).Decode": {0, false},
+}
+
+// checkJSON refuses encoding/json over interpreted struct types that the
+// interpreter would encode differently from Go: it does not flatten
+// embedded structs and it encodes unexported fields (as "X<name>").
+func (c *checker) checkJSON() {
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := c.info.Uses[calleeIdent(call.Fun)].(*types.Func)
+		if !ok {
+			return true
+		}
+		spec, ok := jsonValueArg[fn.FullName()]
+		if !ok || spec.arg >= len(call.Args) {
+			return true
+		}
+		arg := call.Args[spec.arg]
+		if why := c.jsonProblem(c.info.TypeOf(arg), spec.encode, map[types.Type]bool{}); why != "" {
+			c.errorf(arg.Pos(), "give the field a name (Base Base `json:\"base\"`) or copy the values into a struct with only exported, named fields",
+				"%s would differ in snippets: %s", fn.Name(), why)
+		}
+		return true
+	})
+}
+
+// jsonProblem describes a field of t that the interpreter's encoding/json
+// handles differently from Go, or returns "".
+func (c *checker) jsonProblem(t types.Type, encode bool, seen map[types.Type]bool) string {
+	if t == nil || seen[t] {
+		return ""
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return c.jsonProblem(u.Elem(), encode, seen)
+	case *types.Slice:
+		return c.jsonProblem(u.Elem(), encode, seen)
+	case *types.Array:
+		return c.jsonProblem(u.Elem(), encode, seen)
+	case *types.Map:
+		return c.jsonProblem(u.Elem(), encode, seen)
+	case *types.Struct:
+		name := types.TypeString(t, c.qualifier)
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			tag := u.Tag(i)
+			if strings.Contains(tag, `json:"-"`) {
+				continue
+			}
+			interp := f.Pkg() != nil && (f.Pkg().Path() == "main" || strings.HasPrefix(f.Pkg().Path(), treePrefix))
+			if f.Embedded() && interp && !strings.Contains(tag, `json:"`) {
+				return "the interpreter does not flatten the embedded field " + f.Name() + " of " + name + " into the object"
+			}
+			if encode && !f.Exported() && interp && !f.Embedded() {
+				return "the interpreter encodes the unexported field " + f.Name() + " of " + name + " (Go skips it)"
+			}
+			if why := c.jsonProblem(f.Type(), encode, seen); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,176 @@
+package check
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+)
+
+func TestCheckErrors(t *testing.T) {
+	tree := docstoreTree(t)
+	tests := []struct {
+		name, src string
+		want      string // the whole first error
+	}{
+		{"empty", "", "snippet.go:1:1: the snippet is empty\n\thint: a snippet is a Go file: `package main`, imports, and func main() { ... }"},
+		{"blank", "  \n\t\n", "snippet.go:1:1: the snippet is empty"},
+		{"comment only", "// nothing\n", "snippet.go:1:12: syntax error: expected 'package', found 'EOF'\n\thint: a snippet starts with `package main`"},
+		{"no package", "func main() {}\n", "snippet.go:1:1: syntax error: expected 'package', found 'func'"},
+		{"syntax", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"a\"\n}\n", "snippet.go:6:17: syntax error: missing ',' before newline in argument list"},
+		{"std import missing", "package main\nfunc main() { println(strings.ToUpper(\"a\")) }\n", "snippet.go:2:23: undefined: strings\n\thint: add import \"strings\""},
+		{"json import missing", "package main\nfunc main() { _, _ = json.Marshal(1) }\n", "snippet.go:2:22: undefined: json\n\thint: add import \"encoding/json\""},
+		{"unknown type of tree package", "package main\nimport \"mcpfs/servers/docstore\"\nfunc main() { _ = docstore.SearchArg{} }\n", "snippet.go:3:28: undefined: docstore.SearchArg\n\thint: types of mcpfs/servers/docstore: SearchArgs,"},
+		{"unknown field by selector", "package main\nimport \"mcpfs/servers/docstore\"\nfunc main() { a := docstore.SearchArgs{}; _ = a.Text }\n", "snippet.go:3:49: a.Text undefined (type docstore.SearchArgs has no field or method Text)\n\thint: fields of docstore.SearchArgs: Id *string,"},
+		{"reserved name", "package main\nfunc main() { __mcpfs_x := 1; _ = __mcpfs_x }\n", "snippet.go:2:15: the name __mcpfs_x is reserved"},
+		{"main with args", "package main\nfunc main(x int) {}\n", "snippet.go:2:6: func main must have no arguments and no return values"},
+		{"shadowed continue", "package main\nimport \"fmt\"\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tdefer func() { fmt.Println(i) }()\n\t\ti++\n\t\tif i > 1 {\n\t\t\ti := 7\n\t\t\t_ = i\n\t\t\tcontinue\n\t\t}\n\t}\n}\n",
+			"snippet.go:10:4: the interpreter cannot run this continue: i is redeclared here"},
+		{"goto in captured loop", "package main\nimport \"fmt\"\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tdefer func() { fmt.Println(i) }()\n\t\ti++\n\t\tgoto end\n\tend:\n\t}\n}\n",
+			"snippet.go:7:3: the interpreter cannot run goto"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Check("snippet.go", []byte(tt.src), tree, Options{})
+			var el ErrorList
+			if !errors.As(err, &el) || len(el) == 0 {
+				t.Fatalf("got %v, want an ErrorList", err)
+			}
+			if got := el[0].Error(); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestErrorListBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package main\nfunc main() {\n")
+	for i := 0; i < 30; i++ {
+		b.WriteString("\tvar x int = \"s\"\n")
+	}
+	b.WriteString("}\n")
+	_, err := Check("snippet.go", []byte(b.String()), nil, Options{})
+	var el ErrorList
+	if !errors.As(err, &el) {
+		t.Fatalf("got %v, want an ErrorList", err)
+	}
+	if len(el) != maxErrors {
+		t.Errorf("got %d errors, want %d", len(el), maxErrors)
+	}
+	if !slices.IsSortedFunc(el, func(a, b *Error) int { return a.Pos.Line - b.Pos.Line }) {
+		t.Errorf("errors are not sorted: %v", el)
+	}
+}
+
+func TestProgramFields(t *testing.T) {
+	tree := docstoreTree(t)
+	src := "package main\nimport (\n\t\"fmt\"\n\t\"slices\"\n\t\"mcpfs/servers/docstore\"\n)\nfunc main() {\n\ts := []docstore.SearchResultHit{{Line: 2}, {Line: 1}}\n\tslices.SortFunc(s, func(a, b docstore.SearchResultHit) int { return a.Line - b.Line })\n\tfmt.Println(s)\n}\n"
+	prog, err := Check("snippet.go", []byte(src), tree, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"fmt", "mcpfs/servers/docstore", "slices", "sort"}; !slices.Equal(prog.Imports, want) {
+		t.Errorf("Imports = %v, want %v", prog.Imports, want)
+	}
+	if want := []string{"mcpfs/mcp", "mcpfs/servers/docstore"}; !slices.Equal(prog.TreePackages, want) {
+		t.Errorf("TreePackages = %v, want %v", prog.TreePackages, want)
+	}
+	// Lines are kept: line 10 still prints.
+	if l := strings.Split(string(prog.Source), "\n")[9]; l != "\tfmt.Println(s)" {
+		t.Errorf("line 10 of the rewrite = %q", l)
+	}
+	if !strings.Contains(string(prog.Source), `package main; import __mcpfs_`) {
+		t.Errorf("the rewrite does not import sort for its helper:\n%s", prog.Source)
+	}
+}
+
+func TestAllowOption(t *testing.T) {
+	src := []byte("package main\nimport \"strings\"\nfunc main() { _ = strings.ToUpper }\n")
+	if _, err := Check("snippet.go", src, nil, Options{Allow: []string{"fmt"}}); err == nil || !strings.Contains(err.Error(), `import "strings" is not allowed`) {
+		t.Errorf("got %v, want strings refused", err)
+	}
+	if _, err := Check("snippet.go", src, nil, Options{Allow: []string{"strings"}}); err != nil {
+		t.Errorf("got %v, want strings allowed", err)
+	}
+}
+
+// TestStdArchive fails when the embedded export data lacks a package that
+// snippets may import.
+func TestStdArchive(t *testing.T) {
+	have := StdPackages()
+	for _, p := range DefaultAllow {
+		if !slices.Contains(have, p) {
+			t.Errorf("the embedded export data has no %q: run go generate ./exec/check", p)
+		}
+	}
+	// Every package in it reads with this toolchain's importer.
+	src := "package main\nimport (\n"
+	for _, p := range DefaultAllow {
+		src += "\t_ \"" + p + "\"\n"
+	}
+	src += ")\nfunc main() {}\n"
+	if _, err := Check("snippet.go", []byte(src), nil, Options{}); err != nil {
+		t.Fatalf("importing every allowed package: %v (run go generate ./exec/check)", err)
+	}
+}
+
+func TestSkills(t *testing.T) {
+	tree := fstest.MapFS{
+		"skills/good/good.go":   {Data: []byte("package good\n\nimport \"strings\"\n\n// Shout upper-cases s.\nfunc Shout(s string) string { return strings.ToUpper(s) + \"!\" }\n")},
+		"skills/bad/bad.go":     {Data: []byte("package bad\n\nimport \"os\"\n\nfunc Host() string { h, _ := os.Hostname(); return h }\n")},
+		"skills/uses/uses.go":   {Data: []byte("package uses\n\nimport \"mcpfs/skills/bad\"\n\nfunc Host() string { return bad.Host() }\n")},
+		"skills/broken/x.go":    {Data: []byte("package broken\n\nfunc F() int { return \"s\" }\n")},
+		"skills/good/SKILL.md":  {Data: []byte("---\nname: good\n---\n")},
+		"skills/empty/SKILL.md": {Data: []byte("---\nname: empty\n---\n")},
+	}
+	tests := []struct {
+		name, imp, use string
+		want           string // "" = accepted
+	}{
+		{"good", "mcpfs/skills/good", "good.Shout(\"a\")", ""},
+		{"imports os", "mcpfs/skills/bad", "bad.Host()", `package mcpfs/skills/bad imports "os" (at skills/bad/bad.go:3:8), which is not allowed in snippets`},
+		{"through another skill", "mcpfs/skills/uses", "uses.Host()", `package mcpfs/skills/bad imports "os"`},
+		{"does not type-check", "mcpfs/skills/broken", "broken.F()", `package "mcpfs/skills/broken" does not type-check`},
+		{"no Go files", "mcpfs/skills/empty", "0", "package mcpfs/skills/empty does not exist in the tree"},
+		{"unknown skill", "mcpfs/skills/goood", "0", "hint: available: mcpfs/skills/good"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package main\n\nimport (\n\t\"fmt\"\n\t\"" + tt.imp + "\"\n)\n\nfunc main() { fmt.Println(" + tt.use + ") }\n"
+			if tt.name == "no Go files" || tt.name == "unknown skill" {
+				src = "package main\n\nimport _ \"" + tt.imp + "\"\n\nfunc main() {}\n"
+			}
+			_, err := Check("snippet.go", []byte(src), tree, Options{})
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("got %v, want it accepted", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestConcurrentChecks(t *testing.T) {
+	tree := docstoreTree(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := Check("snippet.go", []byte(typical), tree, Options{})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -1,0 +1,34 @@
+package check
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzCheck: Check never panics, and what it accepts it accepts again
+// its rewrite is valid Go.
+func FuzzCheck(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.go")
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("package main\nfunc main() { for i := range 3 { _ = min(i, 2) } }\n"))
+	f.Add([]byte(""))
+	tree := docstoreTree(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		prog, err := Check("snippet.go", src, tree, Options{})
+		if errors.Is(err, ErrInternal) {
+			t.Fatalf("Check: %v\nsource:\n%s", err, src)
+		}
+		if err != nil {
+			return
+		}
+		if err := typeCheckRewrite(prog.Source, tree); err != nil {
+			t.Fatalf("the rewrite is not valid Go: %v\nsource:\n%s\nrewrite:\n%s", err, src, prog.Source)
+		}
+	})
+}

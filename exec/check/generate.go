@@ -1,0 +1,3 @@
+package check
+
+//go:generate go run ./internal/mkstd -o stdexport.zip

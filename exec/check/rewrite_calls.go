@@ -1,0 +1,406 @@
+package check
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// call rewrites calls of the min/max/clear builtins, of the slices, maps
+// and cmp functions the interpreter lacks, and of the snippet's generic
+// functions whose type arguments the interpreter cannot infer.
+func (r *rewriter) call(call *ast.CallExpr) {
+	fun := ast.Unparen(call.Fun)
+	if id, ok := fun.(*ast.Ident); ok {
+		if b, ok := r.info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "min", "max":
+				r.minMax(call, b.Name())
+			case "clear":
+				r.clear(call)
+			}
+			return
+		}
+	}
+	if fn := r.stdFunc(call); fn != "" {
+		r.stdCall(call, fn)
+		return
+	}
+	if id := calleeIdent(call.Fun); id != nil {
+		if fn, ok := r.info.Uses[id].(*types.Func); ok && fn.FullName() == "errors.As" && len(call.Args) == 2 {
+			r.errorsAs(call)
+			return
+		}
+	}
+	r.instantiate(call)
+}
+
+func (r *rewriter) minMax(call *ast.CallExpr, name string) {
+	tv := r.info.Types[call]
+	if tv.Value != nil {
+		r.replace(call.Pos(), call.End(), r.constText(tv))
+		for _, a := range call.Args {
+			r.skip[a] = true
+		}
+		return
+	}
+	fn := r.minMaxHelper(tv.Type, name, call.Pos())
+	if fn == "" {
+		return
+	}
+	r.replace(call.Fun.Pos(), call.Fun.End(), fn)
+}
+
+// minMaxHelper returns the min or max helper for type t.
+func (r *rewriter) minMaxHelper(t types.Type, name string, pos token.Pos) string {
+	tn := r.typeName(t, pos)
+	if tn == "" {
+		return ""
+	}
+	tmpl := minHelper
+	if name == "max" {
+		tmpl = maxHelper
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 {
+		tmpl = minFloatHelper
+		if name == "max" {
+			tmpl = maxFloatHelper
+		}
+	}
+	return r.helper(name+" "+tn, name, func(f string) string {
+		return strings.NewReplacer("$F", f, "$T", tn).Replace(tmpl)
+	})
+}
+
+// constText writes a constant value as Go source of its type.
+func (r *rewriter) constText(tv types.TypeAndValue) string {
+	var lit string
+	if tv.Value.Kind() == constant.String {
+		lit = strconv.Quote(constant.StringVal(tv.Value))
+	} else {
+		lit = tv.Value.ExactString()
+		if tv.Value.Kind() == constant.Float {
+			if f, exact := constant.Float64Val(tv.Value); exact || !strings.Contains(lit, "/") {
+				lit = strconv.FormatFloat(f, 'g', -1, 64)
+				if !strings.ContainsAny(lit, ".eEn") {
+					lit += ".0"
+				}
+			}
+		}
+	}
+	if b, ok := tv.Type.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return "(" + lit + ")"
+	}
+	tn := types.TypeString(tv.Type, r.qualify)
+	return tn + "(" + lit + ")"
+}
+
+func (r *rewriter) clear(call *ast.CallExpr) {
+	if len(call.Args) != 1 {
+		return
+	}
+	t := r.info.TypeOf(call.Args[0])
+	if t == nil {
+		return
+	}
+	tn := r.typeName(t, call.Pos())
+	if tn == "" {
+		return
+	}
+	var decl string
+	switch u := t.Underlying().(type) {
+	case *types.Map:
+		if hasFloat(u.Key()) {
+			r.errorf(call.Pos(), "assign a new map instead (m = map[K]V{}) if nothing else refers to it", "the interpreter cannot clear a map whose keys may be NaN")
+			return
+		}
+		decl = `func $F(m $T) {
+	for k := range m {
+		delete(m, k)
+	}
+}`
+	case *types.Slice:
+		decl = `func $F(s $T) {
+	var zero $E
+	for i := range s {
+		s[i] = zero
+	}
+}`
+		en := r.typeName(u.Elem(), call.Pos())
+		if en == "" {
+			return
+		}
+		decl = strings.ReplaceAll(decl, "$E", en)
+	default:
+		return
+	}
+	fn := r.helper("clear "+tn, "clear", func(f string) string {
+		return strings.NewReplacer("$F", f, "$T", tn).Replace(decl)
+	})
+	r.replace(call.Fun.Pos(), call.Fun.End(), fn)
+}
+
+// hasFloat reports whether values of t can hold a float (NaN) inside.
+func hasFloat(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsFloat|types.IsComplex) != 0
+	case *types.Array:
+		return hasFloat(u.Elem())
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if hasFloat(u.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Interface:
+		return true
+	}
+	return false
+}
+
+// typeArgs returns the type arguments of the call's instantiation.
+func (r *rewriter) typeArgs(call *ast.CallExpr) []types.Type {
+	id := calleeIdent(call.Fun)
+	inst, ok := r.info.Instances[id]
+	if !ok || inst.TypeArgs == nil {
+		return nil
+	}
+	out := make([]types.Type, inst.TypeArgs.Len())
+	for i := range out {
+		out[i] = inst.TypeArgs.At(i)
+	}
+	return out
+}
+
+// supported lists the slices, maps and cmp functions snippets may call.
+func supported() string {
+	var names []string
+	for n, t := range stdHelpers {
+		if t != "" {
+			names = append(names, n)
+		}
+	}
+	names = append(names, "slices.Collect(maps.Keys/maps.Values/slices.Values(x))", "slices.Sorted(...)", "slices.SortedFunc(...)")
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// stdCall rewrites a call of a slices, maps or cmp function to a helper.
+func (r *rewriter) stdCall(call *ast.CallExpr, fn string) {
+	switch fn {
+	case "slices.Collect", "slices.Sorted", "slices.SortedFunc":
+		r.seqConsumer(call, fn)
+		return
+	}
+	tmpl, ok := stdHelpers[fn]
+	if !ok || tmpl == "" {
+		hint := "supported: " + supported()
+		if _, isSeq := seqHelpers[fn]; isSeq || strings.HasPrefix(fn, "maps.") && strings.Contains("maps.All maps.Insert maps.Collect", fn) {
+			hint = "iterators work only inside slices.Collect, slices.Sorted, slices.SortedFunc and range, e.g. slices.Sorted(maps.Keys(m))\n" + hint
+		}
+		r.errorf(call.Pos(), hint, "%s is not available in snippets", fn)
+		return
+	}
+	args := r.typeArgs(call)
+	repl, ok := r.replacer(fn, args, call.Pos())
+	if !ok {
+		return
+	}
+	key := fn + " " + strings.Join(repl[1:], ",")
+	name := r.helper(key, strings.ReplaceAll(fn, ".", "_"), func(f string) string {
+		return strings.NewReplacer(append([]string{"$F", f}, repl...)...).Replace(tmpl)
+	})
+	r.replace(call.Fun.Pos(), call.Fun.End(), name)
+	r.consume(call)
+}
+
+// replacer maps the template placeholders of fn to the type names of its
+// type arguments. The first pair is a dummy so that the key is stable.
+func (r *rewriter) replacer(fn string, args []types.Type, pos token.Pos) ([]string, bool) {
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = r.typeName(a, pos)
+		if names[i] == "" {
+			return nil, false
+		}
+	}
+	var ph []string
+	switch {
+	case fn == "maps.Copy" || fn == "maps.Equal":
+		ph = []string{"$M1", "$M2", "$K", "$V"}
+	case strings.HasPrefix(fn, "maps."):
+		ph = []string{"$M", "$K", "$V"}
+	case strings.HasPrefix(fn, "slices."):
+		ph = []string{"$S", "$E"}
+	default:
+		ph = []string{"$T"}
+	}
+	if len(ph) != len(names) {
+		r.errorf(pos, "", "%s: unexpected type arguments %v", fn, names)
+		return nil, false
+	}
+	repl := []string{"$$", "$"}
+	for i := range ph {
+		repl = append(repl, ph[i], names[i])
+	}
+	// Longest placeholders first: $M1 before $M.
+	if strings.HasPrefix(fn, "slices.") {
+		if strings.Contains(stdHelpers[fn], "$sort") {
+			repl = append(repl, "$sort", r.qualify(types.NewPackage("sort", "sort")))
+		}
+		if fn == "slices.Max" || fn == "slices.Min" {
+			m := r.minMaxHelper(args[1], strings.ToLower(strings.TrimPrefix(fn, "slices.")), pos)
+			repl = append(repl, "$max", m, "$min", m)
+		}
+	}
+	return repl, true
+}
+
+// seqConsumer rewrites slices.Collect/Sorted/SortedFunc over maps.Keys,
+// maps.Values or slices.Values.
+func (r *rewriter) seqConsumer(call *ast.CallExpr, fn string) {
+	var inner *ast.CallExpr
+	if len(call.Args) > 0 {
+		inner, _ = ast.Unparen(call.Args[0]).(*ast.CallExpr)
+	}
+	innerFn := r.stdFunc(inner)
+	tmpl, ok := seqHelpers[innerFn]
+	if !ok || len(inner.Args) != 1 {
+		r.errorf(call.Pos(), "write "+fn+"(maps.Keys(m)), "+fn+"(maps.Values(m)) or "+fn+"(slices.Values(s)), or build the slice with a loop",
+			"%s is only supported over maps.Keys, maps.Values and slices.Values in snippets (the interpreter has no iterators)", fn)
+		return
+	}
+	repl, ok := r.replacer(innerFn, r.typeArgs(inner), inner.Pos())
+	if !ok {
+		return
+	}
+	key := innerFn + " " + strings.Join(repl[1:], ",")
+	collect := r.helper(key, "collect", func(f string) string {
+		return strings.NewReplacer(append([]string{"$F", f}, repl...)...).Replace(tmpl)
+	})
+	r.skip[inner] = true
+	r.consume(inner)
+	r.consume(call)
+	// fn(inner(x)[, f]) → collect(x) wrapped in a sort.
+	elem := r.typeArgs(call)
+	if len(elem) == 0 {
+		return
+	}
+	en := r.typeName(elem[0], call.Pos())
+	if en == "" {
+		return
+	}
+	var outer string
+	switch fn {
+	case "slices.Collect":
+		r.replace(call.Pos(), inner.Args[0].Pos(), collect+"(")
+		r.replace(inner.Args[0].End(), call.End(), ")")
+		r.walk(inner.Args[0], nil)
+		return
+	case "slices.Sorted":
+		outer = r.helper("sorted "+en, "sorted", func(f string) string {
+			return strings.NewReplacer("$F", f, "$E", en, "$sort", r.qualify(types.NewPackage("sort", "sort"))).Replace(
+				`func $F(x []$E) []$E { $sort.Slice(x, func(i, j int) bool { return x[i] < x[j] || (x[i] != x[i] && x[j] == x[j]) }); return x }`)
+		})
+		r.replace(call.Pos(), inner.Args[0].Pos(), outer+"("+collect+"(")
+		r.replace(inner.Args[0].End(), call.End(), "))")
+		r.walk(inner.Args[0], nil)
+	case "slices.SortedFunc":
+		outer = r.helper("sortedfunc "+en, "sortedfunc", func(f string) string {
+			return strings.NewReplacer("$F", f, "$E", en, "$sort", r.qualify(types.NewPackage("sort", "sort"))).Replace(
+				`func $F(x []$E, cmp func(a, b $E) int) []$E { $sort.SliceStable(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }); return x }`)
+		})
+		if len(call.Args) != 2 {
+			return
+		}
+		r.replace(call.Pos(), inner.Args[0].Pos(), outer+"("+collect+"(")
+		r.replace(inner.Args[0].End(), call.Args[1].Pos(), "), ")
+		r.walk(inner.Args[0], nil)
+		r.walk(call.Args[1], nil)
+		r.skip[call.Args[1]] = true
+	}
+}
+
+// instantiate writes the inferred type arguments of a call of the
+// snippet's own generic function explicitly (completing a partial list):
+// yaegi infers them only partly.
+func (r *rewriter) instantiate(call *ast.CallExpr) {
+	var id *ast.Ident
+	var given int
+	var lbrack, rbrack token.Pos
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.IndexExpr:
+		id, _ = f.X.(*ast.Ident)
+		given, lbrack, rbrack = 1, f.Lbrack, f.Rbrack
+	case *ast.IndexListExpr:
+		id, _ = f.X.(*ast.Ident)
+		given, lbrack, rbrack = len(f.Indices), f.Lbrack, f.Rbrack
+	}
+	if id == nil {
+		return
+	}
+	fn, ok := r.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() != r.pkg {
+		return
+	}
+	args := r.typeArgs(call)
+	if len(args) == 0 || given == len(args) {
+		return
+	}
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = r.typeName(a, id.Pos())
+		if names[i] == "" {
+			return
+		}
+	}
+	list := "[" + strings.Join(names, ", ") + "]"
+	if given == 0 {
+		r.insert(id.End(), list)
+		return
+	}
+	r.replace(lbrack, rbrack+1, list)
+}
+
+// errorsAs rewrites errors.As with a target of a type the interpreter
+// declares, which the host's errors.As refuses, to a helper that follows
+// the chain with type assertions.
+func (r *rewriter) errorsAs(call *ast.CallExpr) {
+	pt, ok := underlying(r.info.TypeOf(call.Args[1])).(*types.Pointer)
+	if !ok {
+		return
+	}
+	if !interpreted(pt.Elem()) {
+		return // the host's errors.As handles standard types
+	}
+	tn := r.typeName(pt.Elem(), call.Args[1].Pos())
+	if tn == "" {
+		return
+	}
+	name := r.helper("errors.As "+tn, "errorsAs", func(f string) string {
+		return strings.NewReplacer("$F", f, "$T", tn, "$errors", r.qualify(types.NewPackage("errors", "errors"))).Replace(errorsAsHelper)
+	})
+	r.replace(call.Fun.Pos(), call.Fun.End(), name)
+	r.consume(call)
+}
+
+// interpreted reports whether t is (a pointer to) a named type that the
+// interpreter declares: the snippet's own or a tree package's.
+func interpreted(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	p := n.Obj().Pkg().Path()
+	return p == "main" || strings.HasPrefix(p, treePrefix)
+}

@@ -1,0 +1,349 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	iofs "io/fs"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// reservedPrefix starts every name the rewrite adds to a snippet.
+const reservedPrefix = "__mcpfs"
+
+// checker holds the state of one Check.
+type checker struct {
+	filename string
+	src      []byte
+	fset     *token.FileSet
+	file     *ast.File
+	cache    *treeCache
+	allow    map[string]bool
+	allowed  []string // sorted, for messages
+	info     *types.Info
+	pkg      *types.Package
+	errs     ErrorList
+	imports  map[string]bool // import path → used by the snippet
+}
+
+func (c *checker) errorf(pos token.Pos, hint, format string, args ...any) {
+	c.errs = append(c.errs, &Error{Pos: c.position(pos), Msg: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+func (c *checker) position(pos token.Pos) token.Position {
+	p := c.fset.Position(pos)
+	p.Filename = c.filename
+	return p
+}
+
+func (c *checker) result() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	c.errs.sort()
+	// One message per position: the first is the cause.
+	out := c.errs[:0]
+	for i, e := range c.errs {
+		if i > 0 && e.Pos == c.errs[i-1].Pos {
+			continue
+		}
+		out = append(out, e)
+	}
+	if len(out) > maxErrors {
+		out = out[:maxErrors]
+	}
+	return out
+}
+
+func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Program, err error) {
+	if filename == "" {
+		filename = "snippet.go"
+	}
+	c := &checker{filename: filename, src: src, fset: token.NewFileSet(), allow: map[string]bool{}, imports: map[string]bool{}}
+	allow := opts.Allow
+	if allow == nil {
+		allow = DefaultAllow
+	}
+	for _, p := range allow {
+		c.allow[p] = true
+	}
+	c.allowed = slices.Sorted(mapKeys(c.allow))
+
+	if len(strings.TrimSpace(string(src))) == 0 {
+		c.errorf(token.NoPos, "a snippet is a Go file: `package main`, imports, and func main() { ... }", "the snippet is empty")
+		c.errs[0].Pos = token.Position{Filename: filename, Line: 1, Column: 1}
+		return nil, c.result()
+	}
+	f, perr := parser.ParseFile(c.fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
+	if perr != nil {
+		var list scanner.ErrorList
+		if errors.As(perr, &list) {
+			for _, e := range list {
+				hint := ""
+				if strings.Contains(e.Msg, "expected 'package'") {
+					hint = "a snippet starts with `package main`"
+				}
+				p := e.Pos
+				p.Filename = filename
+				c.errs = append(c.errs, &Error{Pos: p, Msg: "syntax error: " + e.Msg, Hint: hint})
+			}
+			return nil, c.result()
+		}
+		return nil, fmt.Errorf("parse %s: %w", filename, perr)
+	}
+	c.file = f
+	if f.Name.Name != "main" {
+		c.errorf(f.Name.Pos(), "a snippet is a program: write `package main` and put the code in func main()", "package %s: a snippet must be package main", f.Name.Name)
+	}
+
+	universe.mu.Lock()
+	defer universe.mu.Unlock()
+	if _, err := loadStd(); err != nil {
+		return nil, err
+	}
+	c.cache = cacheFor(tree)
+
+	c.checkImports()
+	c.checkNames()
+	if len(c.errs) > 0 {
+		return nil, c.result()
+	}
+	c.typeCheck()
+	if len(c.errs) > 0 {
+		return nil, c.result()
+	}
+	c.checkMain()
+	c.checkUses()
+	c.checkErrorValues()
+	c.checkJSON()
+	if len(c.errs) > 0 {
+		return nil, c.result()
+	}
+	out := c.rewrite()
+	if len(c.errs) > 0 {
+		return nil, c.result()
+	}
+	prog = &Program{Source: out}
+	trees := map[string]bool{}
+	for p := range c.imports {
+		prog.Imports = append(prog.Imports, p)
+		if strings.HasPrefix(p, treePrefix) {
+			c.cache.closure(p, trees)
+		}
+	}
+	sort.Strings(prog.Imports)
+	for p := range trees {
+		prog.TreePackages = append(prog.TreePackages, p)
+	}
+	sort.Strings(prog.TreePackages)
+	return prog, nil
+}
+
+// checkImports refuses imports outside the tree and the allowlist, and
+// reports tree packages that do not exist or do not type-check.
+func (c *checker) checkImports() {
+	for _, im := range c.file.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue // the parser reported it
+		}
+		c.imports[p] = true
+		switch {
+		case strings.HasPrefix(p, treePrefix):
+			tp := c.cache.load(p, nil)
+			if c.checkTreeImports(im, p) || tp.err == nil {
+				continue
+			}
+			if errors.Is(tp.err, errNotFound) {
+				c.errorf(im.Path.Pos(), c.packageHint(strings.TrimPrefix(p, treePrefix)), "package %s does not exist in the tree", p)
+			} else {
+				c.errorf(im.Path.Pos(), "", "%v", tp.err)
+			}
+		case p == "C":
+			c.errorf(im.Path.Pos(), "", "cgo is not available in snippets")
+		case c.allow[p]:
+		default:
+			first := strings.Split(p, "/")[0]
+			if strings.Contains(first, ".") {
+				c.errorf(im.Path.Pos(), "snippets import only the tree's packages (mcpfs/servers/<server>, mcpfs/skills/<skill>, mcpfs/mcp) and the standard packages: "+strings.Join(c.allowed, ", "),
+					"import %q is not allowed in snippets", p)
+				continue
+			}
+			hint := "allowed: " + strings.Join(c.allowed, ", ")
+			if s, ok := insteadOf[p]; ok {
+				hint = s + "\n" + hint
+			}
+			c.errorf(im.Path.Pos(), hint, "import %q is not allowed in snippets", p)
+		}
+	}
+}
+
+// checkTreeImports applies the allowlist to the packages that a skill
+// (written like a snippet) imports, directly or through other skills. It
+// reports whether it found a refused import.
+func (c *checker) checkTreeImports(im *ast.ImportSpec, p string) bool {
+	refused := false
+	need := map[string]bool{}
+	c.cache.closure(p, need)
+	for _, dep := range slices.Sorted(mapKeys(need)) {
+		if !strings.HasPrefix(dep, treePrefix+"skills/") {
+			continue
+		}
+		tp := c.cache.pkgs[dep]
+		if tp == nil {
+			continue
+		}
+		for _, s := range tp.std {
+			if !c.allow[s] {
+				refused = true
+				c.errorf(im.Path.Pos(), "allowed: "+strings.Join(c.allowed, ", "),
+					"package %s imports %q (at %s), which is not allowed in snippets", dep, s, tp.stdPos[s])
+			}
+		}
+	}
+	return refused
+}
+
+func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// treePackages returns the import paths of the tree's packages: mcpfs/mcp,
+// mcpfs/servers/*, mcpfs/skills/*.
+func (c *checker) treePackages() []string {
+	var out []string
+	if c.cache.tree == nil {
+		return nil
+	}
+	if _, err := iofs.Stat(c.cache.tree, "mcp"); err == nil {
+		out = append(out, treePrefix+"mcp")
+	}
+	for _, top := range []string{"servers", "skills"} {
+		entries, _ := iofs.ReadDir(c.cache.tree, top)
+		for _, e := range entries {
+			if e.IsDir() {
+				out = append(out, treePrefix+top+"/"+e.Name())
+			}
+		}
+	}
+	return out
+}
+
+// packageHint lists the tree packages closest to dir.
+func (c *checker) packageHint(dir string) string {
+	pkgs := c.treePackages()
+	if len(pkgs) == 0 {
+		return "the tree has no packages: run `ls servers/` to see the servers"
+	}
+	pkgs = closest(treePrefix+dir, pkgs)
+	return "available: " + strings.Join(pkgs, ", ")
+}
+
+// checkNames refuses top-level and local names that could clash with the
+// names the rewrite adds.
+func (c *checker) checkNames() {
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, reservedPrefix) {
+			c.errorf(id.Pos(), "rename it", "the name %s is reserved (names starting with %s are added by mcpfs)", id.Name, reservedPrefix)
+		}
+		return true
+	})
+}
+
+// checkMain requires func main().
+func (c *checker) checkMain() {
+	obj := c.pkg.Scope().Lookup("main")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		pos := c.file.Name.End()
+		if obj != nil {
+			pos = obj.Pos()
+		}
+		c.errorf(pos, "add func main() { ... }: the snippet runs main and prints what it prints", "function main is undeclared in the main package")
+		return
+	}
+	if sig := fn.Type().(*types.Signature); sig.Params().Len() != 0 || sig.Results().Len() != 0 || sig.TypeParams().Len() != 0 {
+		c.errorf(fn.Pos(), "write func main() with no arguments and no results", "func main must have no arguments and no return values")
+	}
+}
+
+// checkUses refuses functions of allowed packages that read files.
+func (c *checker) checkUses() {
+	for id, obj := range c.info.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok || fn.Pkg() == nil {
+			continue
+		}
+		if hint, bad := refusedFuncs[fn.FullName()]; bad {
+			c.errorf(id.Pos(), hint, "%s is not allowed in snippets: they cannot read files", fn.FullName())
+		}
+	}
+}
+
+// closest sorts names by edit distance to want (closest first), keeping at
+// most 12.
+func closest(want string, names []string) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	lw := strings.ToLower(want)
+	s := make([]scored, len(names))
+	for i, n := range names {
+		ln := strings.ToLower(n)
+		d := distance(lw, ln)
+		if strings.Contains(ln, lw) || strings.Contains(lw, ln) {
+			d -= 100
+		}
+		s[i] = scored{n, d}
+	}
+	sort.SliceStable(s, func(i, j int) bool {
+		if s[i].d != s[j].d {
+			return s[i].d < s[j].d
+		}
+		return s[i].name < s[j].name
+	})
+	out := make([]string, 0, min(len(s), 12))
+	for i := 0; i < len(s) && i < 12; i++ {
+		out = append(out, s[i].name)
+	}
+	if len(s) > 12 {
+		out = append(out, fmt.Sprintf("... (%d more)", len(s)-12))
+	}
+	return out
+}
+
+// distance is the Levenshtein distance of a and b.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

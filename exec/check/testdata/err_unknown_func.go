@@ -1,0 +1,16 @@
+package main
+
+import (
+	"fmt"
+
+	"mcpfs/servers/docstore"
+)
+
+func main() {
+	res, err := docstore.SearchDocs(docstore.SearchArgs{Query: "x"})
+	fmt.Println(res, err)
+}
+
+// Error:
+// snippet.go:10:23: undefined: docstore.SearchDocs
+// 	hint: functions of mcpfs/servers/docstore: Search,

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+type Base struct {
+	ID string `json:"id"`
+}
+
+type Item struct {
+	Base
+	Name string `json:"name"`
+}
+
+func main() {
+	b, err := json.Marshal([]Item{{Base: Base{ID: "a"}, Name: "n"}})
+	fmt.Println(string(b), err)
+}
+
+// Error:
+// snippet.go:18:25: Marshal would differ in snippets: the interpreter does not flatten the embedded field Base of Item into the object

@@ -1,0 +1,166 @@
+package check
+
+import (
+	"errors"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path"
+	"strings"
+)
+
+// typeCheck runs go/types over the snippet and turns its errors into
+// Errors with hints.
+func (c *checker) typeCheck() {
+	c.info = &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Implicits:  map[ast.Node]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Instances:  map[*ast.Ident]types.Instance{},
+		Scopes:     map[ast.Node]*types.Scope{},
+	}
+	var terrs []types.Error
+	conf := types.Config{
+		Importer: c.cache,
+		Error: func(err error) {
+			var te types.Error
+			if errors.As(err, &te) && len(terrs) < 4*maxErrors {
+				terrs = append(terrs, te)
+			}
+		},
+	}
+	c.pkg, _ = conf.Check("main", c.fset, []*ast.File{c.file}, c.info)
+	if len(terrs) == 0 {
+		return
+	}
+	nodes := map[token.Pos][]ast.Node{}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n != nil {
+			nodes[n.Pos()] = append(nodes[n.Pos()], n)
+		}
+		return true
+	})
+	var stack []ast.Node
+	parents := map[ast.Node]ast.Node{}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	for _, te := range terrs {
+		c.errs = append(c.errs, &Error{Pos: c.position(te.Pos), Msg: te.Msg, Hint: c.hintFor(te, nodes[te.Pos], parents)})
+	}
+}
+
+// hintFor explains a type error about the tree's packages.
+func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	for _, n := range at {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		parent := parents[id]
+		// pkg.Name that the package does not declare.
+		if sel, ok := parent.(*ast.SelectorExpr); ok && sel.Sel == id {
+			if x, ok := sel.X.(*ast.Ident); ok {
+				if pn, ok := c.info.Uses[x].(*types.PkgName); ok {
+					lit, isLit := parents[sel].(*ast.CompositeLit)
+					return c.memberHint(pn.Imported(), id.Name, isLit && lit.Type == sel)
+				}
+			}
+			if tv, ok := c.info.Types[sel.X]; ok && tv.Type != nil {
+				if h := fieldsHint(tv.Type, c.qualifier); h != "" {
+					return h
+				}
+			}
+		}
+		// Key of a struct literal that the struct lacks.
+		if kv, ok := parent.(*ast.KeyValueExpr); ok && kv.Key == id {
+			if lit, ok := parents[kv].(*ast.CompositeLit); ok {
+				if tv, ok := c.info.Types[lit]; ok && tv.Type != nil {
+					return fieldsHint(tv.Type, c.qualifier)
+				}
+			}
+		}
+		// A tree package used without its import.
+		if strings.HasPrefix(te.Msg, "undefined: ") && c.info.Uses[id] == nil {
+			for _, p := range c.treePackages() {
+				if path.Base(p) == id.Name {
+					return `add import "` + p + `"`
+				}
+			}
+			for _, p := range c.allowed {
+				if path.Base(p) == id.Name {
+					return `add import "` + p + `"`
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// memberHint lists what pkg declares, closest to name first: its types
+// when a type is wanted (or the name looks like one), else its functions.
+func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) string {
+	if !strings.HasPrefix(pkg.Path(), treePrefix) {
+		return ""
+	}
+	var funcs, typs []string
+	for _, n := range pkg.Scope().Names() {
+		obj := pkg.Scope().Lookup(n)
+		if !obj.Exported() {
+			continue
+		}
+		switch obj.(type) {
+		case *types.Func:
+			funcs = append(funcs, n)
+		case *types.TypeName:
+			typs = append(typs, n)
+		}
+	}
+	dir := strings.TrimPrefix(pkg.Path(), treePrefix)
+	if wantType || strings.Contains(name, "Arg") || strings.HasSuffix(name, "Result") || len(funcs) == 0 {
+		return "types of " + pkg.Path() + ": " + strings.Join(closest(name, typs), ", ") + "\n(cat " + dir + "/*.go to see them)"
+	}
+	return "functions of " + pkg.Path() + ": " + strings.Join(closest(name, funcs), ", ") + "\n(cat " + dir + "/doc.go lists them)"
+}
+
+// fieldsHint lists the fields of a struct type (through a pointer).
+func fieldsHint(t types.Type, q types.Qualifier) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	var fields []string
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != "main" {
+			continue
+		}
+		fields = append(fields, f.Name()+" "+types.TypeString(f.Type(), q))
+	}
+	if len(fields) == 0 {
+		return types.TypeString(t, q) + " has no fields"
+	}
+	return "fields of " + types.TypeString(t, q) + ": " + strings.Join(fields, ", ")
+}
+
+// qualifier names packages as the snippet does: by package name, and
+// nothing for the snippet itself.
+func (c *checker) qualifier(p *types.Package) string {
+	if p == c.pkg || p.Path() == "main" {
+		return ""
+	}
+	return p.Name()
+}
