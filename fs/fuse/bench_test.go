@@ -123,9 +123,7 @@ func benchCommand(b *testing.B, args ...string) {
 		b.Skipf("%s is not installed", args[0])
 	}
 	run := func(b *testing.B, dir string) {
-		cmd := osexec.Command(args[0], args[1:]...)
-		cmd.Dir = dir
-		out, err := cmd.Output()
+		out, err := commandIn(dir, args...).Output()
 		if err != nil && !(args[0] == "grep" && len(out) > 0) {
 			b.Fatalf("%s: %v", strings.Join(args, " "), err)
 		}

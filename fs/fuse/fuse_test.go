@@ -115,9 +115,7 @@ func TestCommands(t *testing.T) {
 			if _, err := osexec.LookPath(tt.args[0]); err != nil {
 				t.Skipf("%s is not installed", tt.args[0])
 			}
-			cmd := osexec.Command(tt.args[0], tt.args[1:]...)
-			cmd.Dir = m.Dir()
-			out, err := cmd.CombinedOutput()
+			out, err := commandIn(m.Dir(), tt.args...).CombinedOutput()
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", strings.Join(tt.args, " "), err, out)
 			}
@@ -569,8 +567,7 @@ func TestGoVet(t *testing.T) {
 		servers = append(servers, s)
 	}
 	m := testMount(t, tree(servers...))
-	cmd := osexec.Command(goBin, "vet", "./...")
-	cmd.Dir = m.Dir()
+	cmd := commandIn(m.Dir(), goBin, "vet", "./...")
 	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("go vet ./... in the mount: %v\n%s", err, out)
@@ -583,9 +580,9 @@ func TestParseMountInfo(t *testing.T) {
 		want mountEntry
 		ok   bool
 	}{
-		{`36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue`, mountEntry{"/mnt2", "ext3", "/dev/root"}, true},
-		{`90 27 0:50 / /tmp/my\040dir rw,nosuid,nodev,relatime - fuse.mcpfs mcpfs rw,user_id=0,group_id=0`, mountEntry{"/tmp/my dir", "fuse.mcpfs", "mcpfs"}, true},
-		{`90 27 0:50 / /tmp/x rw shared:5 master:3 - fuse mcpfs rw`, mountEntry{"/tmp/x", "fuse", "mcpfs"}, true},
+		{`36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue`, mountEntry{"98:0", "/mnt2", "ext3", "/dev/root"}, true},
+		{`90 27 0:50 / /tmp/my\040dir rw,nosuid,nodev,relatime - fuse.mcpfs mcpfs rw,user_id=0,group_id=0`, mountEntry{"0:50", "/tmp/my dir", "fuse.mcpfs", "mcpfs"}, true},
+		{`90 27 0:50 / /tmp/x rw shared:5 master:3 - fuse mcpfs rw`, mountEntry{"0:50", "/tmp/x", "fuse", "mcpfs"}, true},
 		{`garbage`, mountEntry{}, false},
 		{`1 2 3:4 / /x rw no-separator here at all`, mountEntry{}, false},
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -213,4 +214,13 @@ func fixtureServer(name string) (discovery.ServerSnapshot, error) {
 		s.Tools = append(s.Tools, discovery.Tool{Name: head.Name, Raw: raw})
 	}
 	return s, nil
+}
+
+// commandIn runs a command in dir. A process must not start a child with
+// its working directory inside a FUSE mount it serves itself: the child's
+// chdir runs between fork and exec, its FUSE request can then wait on the
+// Go runtime of the parent, which waits for the exec, and both hang. So
+// the shell changes directory after exec.
+func commandIn(dir string, args ...string) *osexec.Cmd {
+	return osexec.Command("/bin/sh", append([]string{"-c", `cd "$0" && exec "$@"`, dir}, args...)...)
 }

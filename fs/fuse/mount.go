@@ -63,17 +63,11 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 	if initial == nil {
 		initial = mcpfs.New(nil, mcpfs.Options{})
 	}
-	abs, err := filepath.Abs(dir)
+	abs, err := check(dir, logger)
 	if err != nil {
-		return nil, fmt.Errorf("mount %q: %w", dir, err)
+		return nil, err
 	}
 	asRoot := os.Geteuid() == 0
-	if err := checkFuse(asRoot); err != nil {
-		return nil, fmt.Errorf("mount %s: %w", abs, err)
-	}
-	if err := prepareMountPoint(abs, asRoot, logger); err != nil {
-		return nil, fmt.Errorf("mount %s: %w", abs, err)
-	}
 
 	m := &Mounted{dir: abs, log: logger, ids: newInodeTable()}
 	m.tree.Store(initial)
@@ -138,6 +132,34 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 		return nil, fmt.Errorf("mount %s: waiting for the kernel: %w", abs, err)
 	}
 	return m, nil
+}
+
+// Check reports whether Mount could mount at dir: FUSE is usable and dir
+// is an empty directory. Like Mount, it first removes a dead mount left at
+// dir by a killed process. Call it to fail early, before starting work
+// that a mount needs.
+func Check(dir string, opts Options) error {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	_, err := check(dir, logger)
+	return err
+}
+
+func check(dir string, logger *slog.Logger) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("mount %q: %w", dir, err)
+	}
+	asRoot := os.Geteuid() == 0
+	if err := checkFuse(asRoot); err != nil {
+		return "", fmt.Errorf("mount %s: %w", abs, err)
+	}
+	if err := prepareMountPoint(abs, asRoot, logger); err != nil {
+		return "", fmt.Errorf("mount %s: %w", abs, err)
+	}
+	return abs, nil
 }
 
 // mountHint explains the usual causes of a failed mount.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,6 +45,13 @@ func prepareMountPoint(dir string, asRoot bool, logger *slog.Logger) error {
 			return checkEmptyDir(dir, err)
 		}
 		logger.Warn("removing a dead mount left by a process that was killed", "dir", dir, "error", err)
+		if asRoot {
+			for _, mt := range mounts {
+				if strings.HasPrefix(mt.fsType, "fuse") {
+					abortConnection(mt.dev, logger)
+				}
+			}
+		}
 		if derr := detach(dir, asRoot); derr != nil {
 			return fmt.Errorf("%s holds a dead FUSE mount (%v) that could not be removed: %w (try: umount -l %s)", dir, err, derr, dir)
 		}
@@ -124,8 +132,37 @@ func detach(dir string, asRoot bool) error {
 	return nil
 }
 
+// fusectlDir is where the fusectl file system shows FUSE connections.
+const fusectlDir = "/sys/fs/fuse/connections"
+
+// abortConnection aborts the FUSE connection of device dev ("0:52"). A dead
+// mount can still have a live connection when a process forked by the
+// killed server holds a copy of /dev/fuse (between fork and exec); whoever
+// waits on that mount then hangs until the connection is aborted. The
+// fusectl file system is mounted at /sys/fs/fuse/connections if it is not
+// (systemd mounts it at boot on most systems).
+func abortConnection(dev string, logger *slog.Logger) {
+	_, minor, ok := strings.Cut(dev, ":")
+	if !ok {
+		return
+	}
+	abort := filepath.Join(fusectlDir, minor, "abort")
+	if _, err := os.Stat(abort); errors.Is(err, iofs.ErrNotExist) {
+		if err := syscall.Mount("fusectl", fusectlDir, "fusectl", 0, ""); err != nil && !errors.Is(err, syscall.EBUSY) {
+			logger.Debug("could not mount fusectl", "dir", fusectlDir, "error", err)
+			return
+		}
+	}
+	if err := os.WriteFile(abort, []byte("1"), 0); err != nil {
+		logger.Debug("could not abort the FUSE connection", "device", dev, "error", err)
+		return
+	}
+	logger.Info("aborted the connection of a dead FUSE mount", "device", dev)
+}
+
 // mountEntry is one line of /proc/self/mountinfo.
 type mountEntry struct {
+	dev    string // major:minor
 	point  string
 	fsType string
 	source string
@@ -179,6 +216,7 @@ func parseMountInfoLine(line string) (mountEntry, bool) {
 		return mountEntry{}, false
 	}
 	return mountEntry{
+		dev:    fields[2],
 		point:  unescapeMountInfo(fields[4]),
 		fsType: fields[sep+1],
 		source: unescapeMountInfo(fields[sep+2]),

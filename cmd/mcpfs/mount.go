@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpfs/mcpfs/discovery"
+	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/fs/fuse"
+)
+
+func newMountCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mount DIR",
+		Short: "Mount the tree at DIR until interrupted",
+		Long: `Mount the tree at DIR, an empty folder, as a read-only file system, and
+serve it until Ctrl-C (or SIGTERM). The mount appears at once; servers
+connect in the background, and servers/<server>/doc.go says "connecting"
+until each is ready. When a server connects, fails, or changes its tools,
+the tree changes in place. State changes are printed on stderr.
+
+As root the mount needs nothing else; other users need fusermount3
+(Debian/Ubuntu: apt-get install fuse3). A dead mount left at DIR by a
+killed mcpfs is removed first.`,
+		Example: "  mkdir -p /tmp/mcp && mcpfs mount /tmp/mcp\n  ls /tmp/mcp/servers && grep -ril invoice /tmp/mcp/servers",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMount(cmd.Context(), g, args[0])
+		},
+	}
+}
+
+func runMount(ctx context.Context, g *globals, dir string) error {
+	if g.connectTimeout <= 0 {
+		return usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
+	}
+	cfg, err := discovery.Load(g.config, discovery.LoadOptions{})
+	if err != nil {
+		return err
+	}
+	// Fail on a bad mount point before starting any server.
+	if err := fuse.Check(dir, fuse.Options{Logger: g.log}); err != nil {
+		return err
+	}
+	if cfg.Path == "" {
+		g.log.Info("no config file found; using the built-in default", "servers", len(cfg.Servers))
+	} else {
+		g.log.Info("config", "file", cfg.Path, "found-by", cfg.Source, "servers", len(cfg.Servers))
+	}
+	for _, w := range cfg.Warnings {
+		g.log.Warn("config: " + w)
+	}
+
+	// Servers start now and connect in the background; the mount does
+	// not wait for them.
+	sup := discovery.Start(ctx, cfg, discovery.Options{
+		Logger:         g.log,
+		ConnectTimeout: g.connectTimeout,
+		Builtins:       builtins(),
+	})
+	defer sup.Close()
+	updates, stopWatch := sup.Watch()
+	defer stopWatch()
+
+	cat := sup.Catalog()
+	m, err := fuse.Mount(dir, mcpfs.New(cat, mcpfs.Options{}), fuse.Options{Logger: g.log, Debug: g.verbose >= 3})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stderr, "mcpfs: mounted at %s (%s); Ctrl-C to unmount\n", m.Dir(), plural(len(cat.Servers), "server"))
+	states := &stateReporter{w: g.stderr, last: map[string]string{}}
+	states.report(cat)
+
+	served := make(chan struct{})
+	go func() {
+		m.Wait()
+		close(served)
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			if err := m.Unmount(); err != nil {
+				return err
+			}
+			fmt.Fprintf(g.stderr, "mcpfs: unmounted %s\n", m.Dir())
+			return nil
+		case <-served:
+			return fmt.Errorf("%s was unmounted by someone else (umount); exiting", m.Dir())
+		case next, ok := <-updates:
+			if !ok {
+				updates = nil // the supervisor closed; keep serving the last tree
+				continue
+			}
+			if next.Version <= cat.Version {
+				continue
+			}
+			m.Update(mcpfs.New(next, mcpfs.Options{}))
+			states.report(next)
+			cat = next
+		}
+	}
+}
+
+// stateReporter prints a line on each server state change. A failed
+// server that retries is not reported as connecting again, and the same
+// failure is reported once.
+type stateReporter struct {
+	w    io.Writer
+	last map[string]string // the last line printed per server
+}
+
+func (r *stateReporter) report(cat *discovery.Catalog) {
+	seen := map[string]bool{}
+	for _, s := range cat.Servers {
+		seen[s.Name] = true
+		line := serverState(s)
+		last, had := r.last[s.Name]
+		if line == last || (had && s.State == discovery.StateConnecting && strings.HasPrefix(last, "failed")) {
+			continue
+		}
+		r.last[s.Name] = line
+		fmt.Fprintf(r.w, "mcpfs: servers/%s: %s\n", s.Name, line)
+	}
+	for name := range r.last {
+		if !seen[name] {
+			delete(r.last, name)
+			fmt.Fprintf(r.w, "mcpfs: servers/%s: removed\n", name)
+		}
+	}
+}
+
+// serverState is a server's state as a phrase: "connecting",
+// "ready, 6 tools", "failed: start: exec: not found".
+func serverState(s discovery.ServerSnapshot) string {
+	switch s.State {
+	case discovery.StateReady:
+		return "ready, " + plural(len(s.Tools), "tool")
+	case discovery.StateFailed:
+		return "failed: " + oneLine(s.Err)
+	default:
+		return strings.TrimSpace(string(s.State))
+	}
+}
