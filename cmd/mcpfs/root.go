@@ -162,7 +162,6 @@ func (g *globals) connect(ctx context.Context) (*session, error) {
 		Logger:         g.log,
 		ConnectTimeout: g.connectTimeout,
 		Builtins:       builtins(),
-		Cache:          g.openCache(), // closed by sup.Close
 	})
 	settleCtx, cancel := context.WithTimeout(ctx, g.connectTimeout+5*time.Second)
 	defer cancel()
