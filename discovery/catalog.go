@@ -53,6 +53,20 @@ type ServerSnapshot struct {
 	Tools []Tool
 	// ToolsTruncated is set when pagination stopped at the page bound.
 	ToolsTruncated bool
+
+	// Stale is set when Tools and the server info are not a live listing:
+	// they come from the cache while the server is connecting, or they are
+	// the last listing of a server that has since failed.
+	Stale bool
+	// ListedAt is when Tools were listed by the server (for a stale
+	// listing, when the cached one was made); zero when never.
+	ListedAt time.Time
+	// Restarts counts how often the server was started again after it
+	// failed.
+	Restarts int
+	// NextRetry is when a failed server will be started again (a call to
+	// it may try sooner); zero when no restart is scheduled.
+	NextRetry time.Time
 }
 
 // Catalog is an immutable, versioned snapshot of every configured server.

@@ -295,6 +295,8 @@ func (p *configParser) server(m jsonMember, path string) (*ServerConfig, error) 
 			sc.Disabled = v.Bool
 		case "timeout":
 			sc.Timeout, err = p.timeout(v, fpath)
+		case "mcpfs":
+			err = p.mcpfsOptions(sc, v, fpath)
 		case "envFile":
 			p.warnAt(f.KeyOff, fpath, "envFile is not supported, ignored; put the variables in env, or export them and write ${VAR}")
 		default:
@@ -514,6 +516,53 @@ func (p *configParser) timeout(v *jsonValue, path string) (time.Duration, error)
 	d := time.Duration(ms * float64(time.Millisecond))
 	if d <= 0 {
 		return 0, p.errAt(v.Off, path, "want a positive number of milliseconds, got %s", v.Str)
+	}
+	return d, nil
+}
+
+// mcpfsOptions reads a server entry's "mcpfs" object: settings only mcpfs
+// reads, kept apart so that other MCP clients sharing the config ignore
+// them. Durations are Go durations ("90s", "10m") or milliseconds.
+func (p *configParser) mcpfsOptions(sc *ServerConfig, v *jsonValue, path string) error {
+	if err := p.wantKind(v, path, jsonObject, `an object like {"cacheResults": "10m", "callTimeout": "2m"}`); err != nil {
+		return err
+	}
+	if err := p.noDuplicateKeys(v, path); err != nil {
+		return err
+	}
+	for _, f := range v.Members {
+		fpath := jsonPathKey(path, f.Key)
+		var err error
+		switch f.Key {
+		case "callTimeout":
+			sc.CallTimeout, err = p.duration(f.Value, fpath)
+		case "cacheResults":
+			sc.CacheResults, err = p.duration(f.Value, fpath)
+		default:
+			p.warnAt(f.KeyOff, fpath, "unknown key, ignored (known: cacheResults, callTimeout)")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// duration reads a positive duration: a Go duration string or a number of
+// milliseconds, at most maxTimeout.
+func (p *configParser) duration(v *jsonValue, path string) (time.Duration, error) {
+	if v.Kind == jsonNumber {
+		return p.timeout(v, path)
+	}
+	if err := p.wantKind(v, path, jsonString, `a duration like "30s" or "10m", or a number of milliseconds`); err != nil {
+		return 0, err
+	}
+	d, err := time.ParseDuration(v.Str)
+	if err != nil || d <= 0 {
+		return 0, p.errAt(v.Off, path, `want a positive duration like "30s" or "10m", got %q`, v.Str)
+	}
+	if d > maxTimeout {
+		return 0, p.errAt(v.Off, path, "duration %s is over %v", v.Str, maxTimeout)
 	}
 	return d, nil
 }

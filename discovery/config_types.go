@@ -33,6 +33,18 @@ type ServerConfig struct {
 	// Timeout bounds connecting (start, initialize, first tools/list).
 	// Zero means the engine's default.
 	Timeout time.Duration
+
+	// The rest comes from the server entry's "mcpfs" object, which other
+	// MCP clients ignore.
+
+	// CallTimeout bounds one tool call whose caller set no deadline
+	// ("mcpfs": {"callTimeout": "2m"}). Zero means the engine's default.
+	CallTimeout time.Duration
+	// CacheResults, when positive, lets mcpfs keep the results of this
+	// server's read-only tools (annotations.readOnlyHint true) for that
+	// long and answer repeated calls with the same arguments from the
+	// cache ("mcpfs": {"cacheResults": "10m"}). Zero keeps nothing.
+	CacheResults time.Duration
 }
 
 // Config is a parsed config file: which file it was and its servers.

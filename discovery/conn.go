@@ -110,59 +110,112 @@ type serverInfo struct {
 	name, title, version, protocol, instructions string
 }
 
-// runServer owns one server for the Supervisor's lifetime: it connects,
-// serves until the connection dies or the Supervisor stops, and records the
-// outcome. A restart loop with backoff would wrap runSession here.
+// runServer owns one server for the Supervisor's lifetime: it connects and
+// serves until the connection dies, publishes the failure, and starts the
+// server again after a capped exponential backoff (sooner when a call asks
+// for it), until the Supervisor stops.
 func (s *Supervisor) runServer(ctx context.Context, rt *serverRuntime) {
 	defer s.wg.Done()
-	cn, err := s.runSession(ctx, rt)
-	if ctx.Err() == nil {
-		s.log.Warn("server failed", "server", rt.cfg.Name, "err", err)
+	delay := s.opts.RestartMinDelay
+	for {
+		cn, readyAt, err := s.runSession(ctx, rt)
+		if ctx.Err() != nil {
+			if cn != nil {
+				cn.close()
+			}
+			return
+		}
+		if !readyAt.IsZero() && time.Since(readyAt) >= s.opts.HealthyUptime {
+			delay = s.opts.RestartMinDelay // it was healthy: start over
+		}
+		wait := delay
+		delay = min(delay*2, s.opts.RestartMaxDelay)
+		err = rt.redact.Error(err)
+		now := time.Now()
+		if readyAt.IsZero() {
+			// It never became ready: the catalog says so, and whoever
+			// started it reports that.
+			rt.log.Info("server failed to start; trying again later", "err", err, "retry-in", wait)
+		} else {
+			rt.log.Warn("server failed; starting it again later", "err", err, "retry-in", wait)
+		}
 		// Published before the teardown, which can take seconds, so no
 		// call is routed to a dying connection meanwhile.
 		s.update(rt, func(rt *serverRuntime) {
 			rt.conn = nil
+			rt.failures++
+			rt.failedAt = now
 			rt.snap.State = StateFailed
 			rt.snap.Err = err.Error()
-			rt.snap.Since = time.Now()
+			rt.snap.Since = now
+			rt.snap.Stale = len(rt.snap.Tools) > 0 || rt.snap.Stale
+			rt.snap.NextRetry = now.Add(wait)
 		})
-	}
-	if cn != nil {
-		cn.close()
+		if cn != nil {
+			cn.close()
+		}
+		t := time.NewTimer(time.Until(now.Add(wait)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		case <-rt.kick:
+			t.Stop()
+		}
+		s.update(rt, func(rt *serverRuntime) {
+			rt.snap.State = StateConnecting
+			rt.snap.Since = time.Now()
+			rt.snap.NextRetry = time.Time{}
+			rt.snap.Restarts++
+		})
 	}
 }
 
 // runSession connects once and serves until the connection ends. It returns
-// the connection, for the caller to close, and why it ended; when ctx ended,
-// the error does not matter.
-func (s *Supervisor) runSession(ctx context.Context, rt *serverRuntime) (*conn, error) {
+// the connection, for the caller to close, when it became ready (zero if
+// never), and why it ended; when ctx ended, the error does not matter.
+func (s *Supervisor) runSession(ctx context.Context, rt *serverRuntime) (*conn, time.Time, error) {
 	sc := rt.cfg
-	log := s.log.With("server", sc.Name)
+	log := rt.log
 	timeout := s.opts.ConnectTimeout
 	if sc.Timeout > 0 {
 		timeout = sc.Timeout
+	}
+	// A kick left from before this attempt is answered by it.
+	select {
+	case <-rt.kick:
+	default:
 	}
 	began := time.Now()
 	cn, info, tools, truncated, err := s.connect(ctx, sc, timeout, log)
 	if err != nil {
 		log.Debug("connect failed", "elapsed", time.Since(began), "err", err)
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	log.Info("server ready", "tools", len(tools), "protocol", info.protocol, "elapsed", time.Since(began).Round(time.Millisecond))
+	readyAt := time.Now()
+	var snap ServerSnapshot
 	s.update(rt, func(rt *serverRuntime) {
 		rt.conn = cn
 		rt.snap.State = StateReady
 		rt.snap.Err = ""
-		rt.snap.Since = time.Now()
+		rt.snap.Since = readyAt
 		rt.snap.ServerName = info.name
 		rt.snap.ServerTitle = info.title
 		rt.snap.ServerVersion = info.version
 		rt.snap.ProtocolVersion = info.protocol
-		rt.snap.Instructions = info.instructions
+		rt.snap.Instructions = rt.redact.String(info.instructions)
 		rt.snap.Tools = tools
 		rt.snap.ToolsTruncated = truncated
+		rt.snap.Stale = false
+		rt.snap.ListedAt = readyAt
+		snap = rt.snap
 	})
-	return cn, s.serve(ctx, rt, cn, timeout)
+	if snap.Name != "" { // not closing
+		s.storeTools(rt, snap)
+	}
+	return cn, readyAt, s.serve(ctx, rt, cn, timeout)
 }
 
 // serve follows a ready connection: it re-lists tools on list_changed and
@@ -211,10 +264,16 @@ func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, tim
 			continue
 		}
 		cn.log.Info("tools changed", "tools", len(tools))
+		var snap ServerSnapshot
 		s.update(rt, func(rt *serverRuntime) {
 			rt.snap.Tools = tools
 			rt.snap.ToolsTruncated = truncated
+			rt.snap.ListedAt = time.Now()
+			snap = rt.snap
 		})
+		if snap.Name != "" {
+			s.storeTools(rt, snap)
+		}
 	}
 }
 
@@ -261,7 +320,10 @@ func (s *Supervisor) connect(ctx context.Context, sc ServerConfig, timeout time.
 		cn.markDead(fmt.Errorf("connection lost: %w", err))
 	})
 	// The transport lives as long as the connection: ctx, not cctx.
-	if err = startBounded(cctx, func() error { return cn.client.Start(ctx) }); err != nil {
+	// The closure must not read cn: the deferred clean-up sets it to nil
+	// while Start may still be running.
+	c := cn.client
+	if err = startBounded(cctx, func() error { return c.Start(ctx) }); err != nil {
 		return
 	}
 

@@ -41,7 +41,7 @@ func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeou
 			// Deprecated upstream for 2026-07-28, and it keeps the
 			// connection on 2025-11-25; without it a legacy server's
 			// list_changed never arrives.
-			transport.WithContinuousListening(),
+			transport.WithContinuousListening(), //lint:ignore SA1019 needed for list_changed from servers before 2026-07-28 (see above)
 			transport.WithHTTPBasicClient(cn.httpc),
 			transport.WithHTTPLogger(cn.log),
 		)

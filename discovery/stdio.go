@@ -3,6 +3,7 @@ package discovery
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -65,7 +66,7 @@ type process struct {
 	cmd    *osexec.Cmd
 	pgid   int
 	stdin  *stdinWriter
-	stdout *lineLimitReader // what the transport reads
+	stdout *stdoutFilter // what the transport reads
 	outR   *os.File
 	errR   *os.File
 
@@ -75,6 +76,9 @@ type process struct {
 	stderrDone chan struct{}
 	tailMu     sync.Mutex
 	tail       []string // the last stderr lines
+	stderrRate rateLimit
+
+	reaper *os.File // write end of the group reaper's stdin; nil without one
 
 	failMu  sync.Mutex
 	failErr error // why mcpfs killed the process, if it did
@@ -158,7 +162,9 @@ func startProcess(sc ServerConfig, maxLine int, log *slog.Logger) (*process, err
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 	}
-	p.stdout = &lineLimitReader{r: outR, max: maxLine, fail: p.fail, eof: p.stdoutEnded}
+	p.stdout = newStdoutFilter(outR, maxLine, log, p.fail, p.stdoutEnded)
+	p.stderrRate = rateLimit{burst: rateLimitBurst, per: rateLimitWindow}
+	p.startReaper()
 	log.Debug("started", "pid", cmd.Process.Pid, "command", cmd.Path)
 	go func() {
 		p.waitErr = cmd.Wait()
@@ -166,6 +172,35 @@ func startProcess(sc ServerConfig, maxLine int, log *slog.Logger) (*process, err
 	}()
 	go p.drainStderr()
 	return p, nil
+}
+
+// reaperScript waits for its stdin to end, which happens when mcpfs closes
+// the pipe or dies however it dies, then kills its own process group.
+const reaperScript = "read _; kill -KILL 0"
+
+// startReaper puts a small shell into the server's process group that
+// kills the whole group, grandchildren too, once mcpfs is gone: the
+// parent-death signal reaches only the server itself. Without /bin/sh the
+// server runs without one.
+func (p *process) startReaper() {
+	r, w, err := os.Pipe()
+	if err != nil {
+		p.log.Debug("no process group reaper", "err", err)
+		return
+	}
+	cmd := osexec.Command("/bin/sh", "-c", reaperScript)
+	cmd.Stdin = r
+	cmd.Env = []string{}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: p.pgid}
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
+		p.log.Debug("no process group reaper", "err", err)
+		return
+	}
+	p.reaper = w
+	go func() { _ = cmd.Wait() }()
 }
 
 // serverEnv is the inherited minimum plus the configured variables, which
@@ -275,6 +310,9 @@ func (p *process) stop() {
 			}
 		}
 		p.signal(syscall.SIGKILL)
+		if p.reaper != nil {
+			p.reaper.Close()
+		}
 		// Unblocks the transport's reader even if a process outside the
 		// group still holds the pipe.
 		p.outR.Close()
@@ -330,7 +368,12 @@ func (p *process) logStderr(line string) {
 	if strings.TrimSpace(line) == "" {
 		return
 	}
-	p.log.Info("server stderr", "line", line)
+	if ok, suppressed := p.stderrRate.allow(time.Now()); ok {
+		if suppressed > 0 {
+			p.log.Info("server stderr: lines not logged (rate limit)", "lines", suppressed)
+		}
+		p.log.Info("server stderr", "line", line)
+	}
 	p.tailMu.Lock()
 	p.tail = append(p.tail, truncate(line, stderrTailLineMax))
 	if len(p.tail) > stderrTailLines {
@@ -362,54 +405,127 @@ func (w *stdinWriter) Close() error {
 	return w.err
 }
 
-// lineLimitReader passes the server's stdout to mcp-go's transport, whose
-// line reader has no length bound, and fails the server once one line
-// exceeds max bytes. Any read error becomes io.EOF for the transport (which
-// would otherwise log it to slog's default logger); the process's exit
-// reports what happened.
-type lineLimitReader struct {
-	r    io.Reader
-	max  int
-	run  int // bytes since the last newline
-	fail func(error)
-	eof  func()
-	done bool
+// stdoutFilter passes the server's stdout to mcp-go's transport line by
+// line. It bounds each line at max bytes (mcp-go's line reader has no
+// bound) and fails the server past that; it drops lines that are not JSON
+// objects (a server's debug prints, a banner), logging them at a bounded
+// rate. Any read error becomes io.EOF for the transport (which would
+// otherwise log it to slog's default logger); the process's exit reports
+// what happened.
+type stdoutFilter struct {
+	br      *bufio.Reader
+	max     int
+	fail    func(error)
+	eof     func()
+	log     *slog.Logger
+	skipped rateLimit
+
+	line    []byte // the line being read
+	pending []byte // the rest of a JSON line not yet handed out
+	done    bool
 }
 
-func (l *lineLimitReader) Read(b []byte) (int, error) {
-	if l.done {
-		return 0, io.EOF
+func newStdoutFilter(r io.Reader, max int, log *slog.Logger, fail func(error), eof func()) *stdoutFilter {
+	return &stdoutFilter{
+		br:      bufio.NewReaderSize(r, 64<<10),
+		max:     max,
+		fail:    fail,
+		eof:     eof,
+		log:     log,
+		skipped: rateLimit{burst: rateLimitBurst, per: rateLimitWindow},
 	}
-	n, err := l.r.Read(b)
-	for rest := b[:n]; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			l.run += len(rest)
-			break
+}
+
+func (l *stdoutFilter) Read(b []byte) (int, error) {
+	for len(l.pending) == 0 {
+		if l.done {
+			return 0, io.EOF
 		}
-		if l.run+i > l.max {
-			return 0, l.overflow()
+		line, err := l.readLine()
+		if len(line) > 0 && !l.done {
+			if isJSONObjectLine(line) {
+				l.pending = line
+			} else {
+				l.skip(line)
+			}
 		}
-		l.run = 0
-		rest = rest[i+1:]
-	}
-	if l.run > l.max {
-		return 0, l.overflow()
-	}
-	if err != nil {
-		l.done = true
-		if !errors.Is(err, io.EOF) && !errors.Is(err, fs.ErrClosed) {
-			l.fail(fmt.Errorf("reading the server's stdout: %w", err))
-		} else {
-			l.eof()
+		if err != nil && !l.done {
+			l.done = true
+			if !errors.Is(err, io.EOF) && !errors.Is(err, fs.ErrClosed) {
+				l.fail(fmt.Errorf("reading the server's stdout: %w", err))
+			} else {
+				l.eof()
+			}
 		}
-		return n, io.EOF
 	}
+	n := copy(b, l.pending)
+	l.pending = l.pending[n:]
 	return n, nil
 }
 
-func (l *lineLimitReader) overflow() error {
-	l.done = true
-	l.fail(fmt.Errorf("server wrote a line of more than %d bytes to stdout; a JSON-RPC message that large is refused", l.max))
-	return io.EOF
+// readLine reads one line, newline included, up to max bytes.
+func (l *stdoutFilter) readLine() ([]byte, error) {
+	l.line = l.line[:0]
+	for {
+		chunk, err := l.br.ReadSlice('\n')
+		if len(l.line)+len(bytes.TrimRight(chunk, "\r\n")) > l.max {
+			l.done = true
+			l.line = l.line[:0]
+			l.fail(fmt.Errorf("server wrote a line of more than %d bytes to stdout; a JSON-RPC message that large is refused", l.max))
+			return nil, io.EOF
+		}
+		l.line = append(l.line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return l.line, err
+	}
+}
+
+func (l *stdoutFilter) skip(line []byte) {
+	text := strings.TrimSpace(string(line))
+	if text == "" {
+		return
+	}
+	if ok, suppressed := l.skipped.allow(time.Now()); ok {
+		l.log.Warn("skipping a line on stdout that is not a JSON-RPC message", "line", truncate(text, stderrTailLineMax), "suppressed-before", suppressed)
+	}
+}
+
+// isJSONObjectLine reports whether line holds one JSON object.
+func isJSONObjectLine(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	return len(t) > 0 && t[0] == '{' && json.Valid(t)
+}
+
+// Log rate limits: per source, at most rateLimitBurst records per
+// rateLimitWindow; the next one allowed says how many were left out.
+const (
+	rateLimitBurst  = 20
+	rateLimitWindow = time.Second
+)
+
+// rateLimit allows burst events per window. Not safe for concurrent use.
+type rateLimit struct {
+	burst      int
+	per        time.Duration
+	start      time.Time
+	n          int
+	suppressed int
+}
+
+// allow reports whether an event at now may be logged, and how many events
+// were refused since the last one allowed.
+func (r *rateLimit) allow(now time.Time) (bool, int) {
+	if now.Sub(r.start) >= r.per {
+		r.start, r.n = now, 0
+	}
+	if r.n >= r.burst {
+		r.suppressed++
+		return false, 0
+	}
+	r.n++
+	s := r.suppressed
+	r.suppressed = 0
+	return true, s
 }

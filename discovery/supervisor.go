@@ -33,6 +33,9 @@ const (
 	DefaultCallTimeout     = 60 * time.Second
 	DefaultMaxToolPages    = 100
 	DefaultMaxMessageBytes = 64 << 20
+	DefaultRestartMinDelay = 500 * time.Millisecond
+	DefaultRestartMaxDelay = 30 * time.Second
+	DefaultHealthyUptime   = 60 * time.Second
 )
 
 // Options tunes a Supervisor. The zero value is ready to use.
@@ -45,7 +48,8 @@ type Options struct {
 	// ServerConfig.Timeout overrides it.
 	ConnectTimeout time.Duration
 	// CallTimeout is the deadline CallTool applies when its context has
-	// none. Zero means DefaultCallTimeout.
+	// none. Zero means DefaultCallTimeout; a server's
+	// ServerConfig.CallTimeout overrides it.
 	CallTimeout time.Duration
 	// MaxToolPages bounds tools/list pagination per listing; a server with
 	// more pages is published with ToolsTruncated set. Zero means
@@ -59,6 +63,22 @@ type Options struct {
 	// Transport "builtin", keyed by ServerConfig.Builtin. Each call of the
 	// function must return a new server.
 	Builtins map[string]func() *server.MCPServer
+
+	// Cache, when set, keeps each server's last tool listing (published at
+	// once on Start, marked Stale, until the server answers) and the
+	// results of read-only tools of servers that opt in. If it also
+	// implements io.Closer, the Supervisor owns it: Close closes it after
+	// every server has stopped.
+	Cache Cache
+
+	// A server that fails is started again after RestartMinDelay, doubling
+	// on each further failure up to RestartMaxDelay; once it has stayed
+	// ready for HealthyUptime, the delay starts over. Zero values mean
+	// DefaultRestartMinDelay, DefaultRestartMaxDelay and
+	// DefaultHealthyUptime.
+	RestartMinDelay time.Duration
+	RestartMaxDelay time.Duration
+	HealthyUptime   time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -76,6 +96,16 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMessageBytes <= 0 {
 		o.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if o.RestartMinDelay <= 0 {
+		o.RestartMinDelay = DefaultRestartMinDelay
+	}
+	if o.RestartMaxDelay <= 0 {
+		o.RestartMaxDelay = DefaultRestartMaxDelay
+	}
+	o.RestartMaxDelay = max(o.RestartMaxDelay, o.RestartMinDelay)
+	if o.HealthyUptime <= 0 {
+		o.HealthyUptime = DefaultHealthyUptime
 	}
 	return o
 }
@@ -106,9 +136,18 @@ type Supervisor struct {
 // Supervisor.mu. snap is replaced, never modified in place, so published
 // catalogs can share its slices.
 type serverRuntime struct {
-	cfg  ServerConfig
+	cfg    ServerConfig
+	key    string       // ServerKey(cfg)
+	log    *slog.Logger // with the server's name, secrets redacted
+	redact *redactor
+
 	snap ServerSnapshot
 	conn *conn // set while ready
+
+	started  bool          // a goroutine runs the server
+	failures int           // sessions that ended in failure
+	failedAt time.Time     // when the last failure was published
+	kick     chan struct{} // capacity 1: a call asks for a restart now
 }
 
 type watcher struct {
@@ -146,20 +185,30 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 			s.log.Warn("duplicate server name in config; keeping the first", "server", sc.Name, "key", sc.Key)
 			continue
 		}
-		rt := &serverRuntime{cfg: sc, snap: ServerSnapshot{
-			Name:      sc.Name,
-			Key:       sc.Key,
-			Transport: sc.Transport,
-			Since:     now,
-		}}
+		red := newRedactor(sc)
+		rt := &serverRuntime{
+			cfg:    sc,
+			key:    ServerKey(sc),
+			log:    redactLogger(s.log.With("server", sc.Name), red),
+			redact: red,
+			kick:   make(chan struct{}, 1),
+			snap: ServerSnapshot{
+				Name:      sc.Name,
+				Key:       sc.Key,
+				Transport: sc.Transport,
+				Since:     now,
+			},
+		}
 		switch {
 		case sc.Disabled:
 			rt.snap.State = StateDisabled
 		case sc.Err != "":
 			rt.snap.State = StateFailed
-			rt.snap.Err = sc.Err
+			rt.snap.Err = red.String(sc.Err)
 		default:
 			rt.snap.State = StateConnecting
+			rt.started = true
+			s.loadCachedTools(rt)
 			start = append(start, rt)
 		}
 		s.servers[sc.Name] = rt
@@ -235,46 +284,126 @@ func (s *Supervisor) Settle(ctx context.Context) error {
 	}
 }
 
-// CallTool calls tool on the ready server named server (its normalised
-// name) with args, a JSON object (nil means no arguments), and returns the
+// CallTool calls tool on the server named server (its normalised name)
+// with args, a JSON object (nil means no arguments), and returns the
 // server's CallToolResult exactly as sent: content, structuredContent and
 // isError are all preserved. A tool that reports failure with isError is not
 // an error here; a JSON-RPC error from the server is returned as *RPCError.
 //
-// When ctx has no deadline, Options.CallTimeout applies. If ctx ends before
-// the answer, the server is sent notifications/cancelled for the request.
+// A server that is connecting (or restarting) is waited for. A failed
+// server is started again at once, and waited for, unless it failed less
+// than Options.RestartMinDelay ago; if it cannot be reached the error wraps
+// ErrNotReady and says why.
+//
+// When ctx has no deadline, the server's ServerConfig.CallTimeout or else
+// Options.CallTimeout applies. If ctx ends before the answer, the server is
+// sent notifications/cancelled for the request and the call fails; the
+// server itself is left running. If the server's process dies during the
+// call, the call fails at once with how it ended.
+//
+// For a server with ServerConfig.CacheResults set, results of tools whose
+// listing has annotations.readOnlyHint true are served from Options.Cache
+// while fresh, even when the server is down; see [WithoutResultCache].
 func (s *Supervisor) CallTool(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
 	s.mu.Lock()
 	closed := s.closed
 	rt := s.servers[server]
-	var cn *conn
-	var snap ServerSnapshot
-	if rt != nil {
-		cn, snap = rt.conn, rt.snap
-	}
 	s.mu.Unlock()
 	switch {
 	case closed:
 		return nil, fmt.Errorf("call %q on server %q: %w", tool, server, ErrClosed)
 	case rt == nil:
 		return nil, fmt.Errorf("call %q on server %q: %w (configured: %s)", tool, server, ErrUnknownServer, s.serverNames())
-	case cn == nil || snap.State != StateReady:
-		why := ""
-		if snap.Err != "" {
-			why = ": " + snap.Err
-		}
-		return nil, fmt.Errorf("call %q on server %q: %w: it is %s%s", tool, server, ErrNotReady, snap.State, why)
 	}
 	if _, ok := ctx.Deadline(); !ok {
+		timeout := s.opts.CallTimeout
+		if rt.cfg.CallTimeout > 0 {
+			timeout = rt.cfg.CallTimeout
+		}
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.opts.CallTimeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	res, err := cn.callTool(ctx, tool, args)
+
+	cacheKey := ""
+	if rt.cfg.CacheResults > 0 && s.opts.Cache != nil && !resultCacheBypassed(ctx) {
+		s.mu.Lock()
+		snap := rt.snap
+		s.mu.Unlock()
+		if readOnlyTool(snap, tool) {
+			cacheKey = resultKey(rt.key, tool, args)
+			if res, ok := s.opts.Cache.LoadResult(cacheKey); ok {
+				rt.log.Debug("result from the cache", "tool", tool)
+				return res, nil
+			}
+		}
+	}
+
+	cn, err := s.readyConn(ctx, rt)
 	if err != nil {
 		return nil, fmt.Errorf("call %q on server %q: %w", tool, server, err)
 	}
+	res, err := cn.callTool(ctx, tool, args)
+	if err != nil {
+		return nil, rt.redact.Error(fmt.Errorf("call %q on server %q: %w", tool, server, err))
+	}
+	if cacheKey != "" && !isErrorResult(res) {
+		s.opts.Cache.StoreResult(cacheKey, res, rt.cfg.CacheResults)
+	}
 	return res, nil
+}
+
+// readyConn returns rt's live connection, waiting while it connects and
+// asking a failed server to restart now when its backoff allows.
+func (s *Supervisor) readyConn(ctx context.Context, rt *serverRuntime) (*conn, error) {
+	kickedAt := -1 // rt.failures when this call asked for a restart
+	for {
+		s.mu.Lock()
+		closed, changed := s.closed, s.changed
+		snap, cn, failures, failedAt := rt.snap, rt.conn, rt.failures, rt.failedAt
+		s.mu.Unlock()
+		if closed {
+			return nil, ErrClosed
+		}
+		switch snap.State {
+		case StateReady:
+			if cn != nil {
+				select {
+				case <-cn.dead:
+					// Dying: wait until the failure is published.
+				default:
+					return cn, nil
+				}
+			}
+		case StateDisabled:
+			return nil, fmt.Errorf("%w: it is disabled", ErrNotReady)
+		case StateFailed:
+			why := ""
+			if snap.Err != "" {
+				why = ": " + snap.Err
+			}
+			if !rt.started || (kickedAt >= 0 && failures > kickedAt) {
+				return nil, fmt.Errorf("%w: it is failed%s", ErrNotReady, why)
+			}
+			if kickedAt < 0 {
+				if wait := s.opts.RestartMinDelay - time.Since(failedAt); wait > 0 {
+					return nil, fmt.Errorf("%w: it is failed%s (it failed %v ago; mcpfs tries again in %v)",
+						ErrNotReady, why, time.Since(failedAt).Round(time.Millisecond), wait.Round(time.Millisecond))
+				}
+				kickedAt = failures
+				select {
+				case rt.kick <- struct{}{}:
+				default:
+				}
+				rt.log.Info("call to a failed server: starting it again now")
+			}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: it is still %s: %w", ErrNotReady, snap.State, ctx.Err())
+		}
+	}
 }
 
 // Close stops every server: it closes connections, ends stdio servers'
@@ -288,6 +417,11 @@ func (s *Supervisor) Close() error {
 		s.mu.Unlock()
 		s.cancel()
 		s.wg.Wait()
+		if c, ok := s.opts.Cache.(io.Closer); ok {
+			if err := c.Close(); err != nil {
+				s.log.Warn("closing the cache", "err", err)
+			}
+		}
 		s.mu.Lock()
 		for w := range s.watchers {
 			close(w.ch)

@@ -3,8 +3,11 @@ package discovery
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"syscall"
 	"testing"
 	"time"
 
@@ -74,4 +77,89 @@ func BenchmarkCallToolStdio(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkStartCached50 measures, for 50 servers whose processes take 2 s
+// to start but whose listings are cached: the time from Start until every
+// server's tools are published (from the cache), and until every server is
+// live.
+func BenchmarkStartCached50(b *testing.B) {
+	const n = 50
+	mc := newMemCache()
+	cfg := &Config{}
+	for i := range n {
+		sc := faultServer(fmt.Sprintf("s%02d", i), "start-delay=2s")
+		cfg.Servers = append(cfg.Servers, sc)
+		mc.tools[ServerKey(sc)] = CachedTools{ListedAt: time.Now(), Tools: []Tool{{Name: "echo", Raw: json.RawMessage(`{"name":"echo"}`)}}}
+	}
+	opts := quietOptions()
+	opts.Cache = mc
+	opts.ConnectTimeout = time.Minute
+	var full, live time.Duration
+	for b.Loop() {
+		began := time.Now()
+		s := Start(context.Background(), cfg, opts)
+		c := s.Catalog()
+		for _, ss := range c.Servers {
+			if len(ss.Tools) == 0 {
+				b.Fatalf("%s: no tools in the first catalog", ss.Name)
+			}
+		}
+		full += time.Since(began)
+		if err := s.Settle(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		live += time.Since(began)
+		for _, ss := range s.Catalog().Servers {
+			if ss.State != StateReady || ss.Stale {
+				b.Fatalf("%s: %s (stale %v): %s", ss.Name, ss.State, ss.Stale, ss.Err)
+			}
+		}
+		s.Close()
+	}
+	b.ReportMetric(float64(full.Microseconds())/float64(b.N), "full-tree-µs/op")
+	b.ReportMetric(float64(live.Milliseconds())/float64(b.N), "all-live-ms/op")
+}
+
+// BenchmarkKillMidCall measures a server killed (SIGKILL of its process
+// group) during a call: how long until the call fails, and until the next
+// call succeeds, with the default restart delays.
+func BenchmarkKillMidCall(b *testing.B) {
+	s := Start(context.Background(), &Config{Servers: []ServerConfig{faultServer("f", "")}}, quietOptions())
+	defer s.Close()
+	if err := s.Settle(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	var toFail, toRecover time.Duration
+	for b.Loop() {
+		for serverPID(s, "f") == 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		s.mu.Lock()
+		pgid := s.servers["f"].conn.proc.pgid
+		s.mu.Unlock()
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.CallTool(context.Background(), "f", "sleep", nil)
+			done <- err
+		}()
+		time.Sleep(20 * time.Millisecond) // the call is in flight
+		killed := time.Now()
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		if err := <-done; err == nil {
+			b.Fatal("the call survived its server's death")
+		}
+		toFail += time.Since(killed)
+		for {
+			if _, err := s.CallTool(context.Background(), "f", "echo", nil); err == nil {
+				break
+			} else if !errors.Is(err, ErrNotReady) {
+				b.Fatal(err)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		toRecover += time.Since(killed)
+	}
+	b.ReportMetric(float64(toFail.Milliseconds())/float64(b.N), "call-fails-ms/op")
+	b.ReportMetric(float64(toRecover.Milliseconds())/float64(b.N), "next-call-ok-ms/op")
 }

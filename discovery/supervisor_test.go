@@ -528,3 +528,18 @@ func TestWatchAndSettle(t *testing.T) {
 		t.Error("watch channel still open after Close")
 	}
 }
+
+// Close right after Start, while servers are still starting, must not panic
+// or leak.
+func TestCloseRightAfterStart(t *testing.T) {
+	cfg := &Config{Servers: []ServerConfig{
+		{Name: "a", Key: "a", Transport: "stdio", Command: "sleep", Args: []string{"10"}},
+		{Name: "b", Key: "b", Transport: "stdio", Command: "nosuch-command-for-test"},
+	}}
+	for range 20 {
+		sup := Start(context.Background(), cfg, Options{})
+		if err := sup.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+	}
+}

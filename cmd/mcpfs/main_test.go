@@ -41,6 +41,9 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TESTENV", bin)
+			// Keep the default data dir (the cache) inside the script's
+			// work dir, never in a real home.
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
 			for k, v := range goEnv {
 				env.Setenv(k, v)
 			}

@@ -61,6 +61,7 @@ func runMount(ctx context.Context, g *globals, dir string) error {
 		Logger:         g.log,
 		ConnectTimeout: g.connectTimeout,
 		Builtins:       builtins(),
+		Cache:          g.openCache(), // closed by sup.Close
 	})
 	defer sup.Close()
 	updates, stopWatch := sup.Watch()

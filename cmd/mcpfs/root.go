@@ -97,7 +97,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	pf.CountVarP(&g.verbose, "verbose", "v", "say more on stderr: which config is used, server states (-vv: debug)")
 	pf.DurationVar(&g.connectTimeout, "connect-timeout", 20*time.Second, "how long one server may take to start and list its tools")
 
-	root.AddCommand(newLsCmd(g), newCatCmd(g), newExportCmd(g), newMountCmd(g), newBuiltinCmd(g), newVersionCmd(g))
+	root.AddCommand(newLsCmd(g), newCatCmd(g), newExportCmd(g), newMountCmd(g), newBuiltinCmd(g), newCacheCmd(g), newVersionCmd(g))
 	return root
 }
 
@@ -162,6 +162,7 @@ func (g *globals) connect(ctx context.Context) (*session, error) {
 		Logger:         g.log,
 		ConnectTimeout: g.connectTimeout,
 		Builtins:       builtins(),
+		Cache:          g.openCache(), // closed by sup.Close
 	})
 	settleCtx, cancel := context.WithTimeout(ctx, g.connectTimeout+5*time.Second)
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -129,19 +130,21 @@ func listDir(g *globals, t *mcpfs.Tree, p string, long bool) error {
 // stateLine is a server's state as one line: "ready, 6 tools",
 // "failed: start ...".
 func stateLine(s discovery.ServerSnapshot) string {
+	line := string(s.State)
 	switch s.State {
 	case discovery.StateReady:
-		return fmt.Sprintf("ready\t%s", plural(len(s.Tools), "tool"))
+		line = fmt.Sprintf("ready\t%s", plural(len(s.Tools), "tool"))
 	case discovery.StateFailed:
-		return "failed\t" + oneLine(s.Err)
+		line = "failed\t" + oneLine(s.Err)
 	case discovery.StateConnecting:
 		if s.Err != "" {
-			return "connecting\t" + oneLine(s.Err)
+			line = "connecting\t" + oneLine(s.Err)
 		}
-		return "connecting"
-	default:
-		return string(s.State)
 	}
+	if s.Stale && len(s.Tools) > 0 {
+		line += fmt.Sprintf(" (showing %s cached %s)", plural(len(s.Tools), "tool"), s.ListedAt.Local().Format(time.DateTime))
+	}
+	return line
 }
 
 func oneLine(s string) string {

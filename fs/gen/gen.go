@@ -209,6 +209,9 @@ func docSource(s discovery.ServerSnapshot, pkg, key string, tools []tool) string
 		d.WriteString("Transport: " + oneLine(s.Transport, 40) + "\n")
 	}
 	d.WriteString("State: " + stateLine(s) + "\n")
+	if s.Stale {
+		d.WriteString("Listing: not live, " + staleLine(s) + "\n")
+	}
 	if s.ProtocolVersion != "" {
 		d.WriteString("Protocol version: " + oneLine(s.ProtocolVersion, 40) + "\n")
 	}
@@ -281,6 +284,21 @@ func stateLine(s discovery.ServerSnapshot) string {
 		if s.Err != "" {
 			st += ": " + oneLine(s.Err, 300)
 		}
+		if s.State == discovery.StateFailed && !s.NextRetry.IsZero() {
+			st += " (mcpfs starts it again by itself, and at once on the next call)"
+		}
 	}
 	return st
+}
+
+// staleLine says where a listing that is not live comes from.
+func staleLine(s discovery.ServerSnapshot) string {
+	when := "at an unknown time"
+	if !s.ListedAt.IsZero() {
+		when = "as listed at " + s.ListedAt.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	if s.State == discovery.StateConnecting {
+		return "from the cache " + when + ", while the server connects; the tools may have changed since"
+	}
+	return when + ", before the server " + oneLine(string(s.State), 40) + "; the tools may have changed since"
 }

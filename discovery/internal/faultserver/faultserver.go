@@ -22,11 +22,21 @@
 //	ignore-term      ignore SIGTERM
 //	linger           keep running after stdin ends
 //	sleep-forever    do nothing until killed (the spawned child)
+//	start-delay=D    sleep D (a Go duration) before reading stdin
+//	exit-first=PATH  exit like "exit" if PATH does not exist, creating it:
+//	                 the first start fails, the next succeeds
+//	stderr-flood=N   write N lines to stderr at start, in the background
+//	print-env        write every environment variable to stderr at start
+//	more-tools       also list crash, huge, storm and counter
 //
 // Tools: echo returns its arguments (as text and structuredContent); sleep
 // never answers, and prints "cancelled <id>" to stderr when the client
 // cancels it; change adds a tool named "extra" and sends
-// notifications/tools/list_changed; fail returns isError.
+// notifications/tools/list_changed; fail returns isError. Callable whether
+// listed or not: crash exits at once with status 1, mid-call; huge answers
+// with a text of {"size": N} bytes (default 8 MiB); storm sends {"count": N}
+// list_changed notifications (default 1000) and answers; counter (listed
+// read-only) answers with how often it was called.
 package faultserver
 
 import (
@@ -60,6 +70,11 @@ type Modes struct {
 	IgnoreTerm     bool
 	Linger         bool
 	SleepForever   bool
+	StartDelay     time.Duration
+	ExitFirst      string
+	StderrFlood    int
+	PrintEnv       bool
+	MoreTools      bool
 }
 
 // ParseModes parses a comma-separated mode list.
@@ -102,6 +117,16 @@ func ParseModes(s string) (Modes, error) {
 			m.Linger = true
 		case "sleep-forever":
 			m.SleepForever = true
+		case "start-delay":
+			m.StartDelay, err = time.ParseDuration(val)
+		case "exit-first":
+			m.ExitFirst = val
+		case "stderr-flood":
+			m.StderrFlood, err = num()
+		case "print-env":
+			m.PrintEnv = true
+		case "more-tools":
+			m.MoreTools = true
 		default:
 			return m, fmt.Errorf("faultserver: unknown mode %q", f)
 		}
@@ -128,9 +153,30 @@ func Main(env string) {
 			time.Sleep(time.Hour)
 		}
 	}
+	if m.PrintEnv {
+		for _, kv := range os.Environ() {
+			fmt.Fprintln(os.Stderr, kv)
+		}
+	}
+	if m.ExitFirst != "" {
+		if _, err := os.Stat(m.ExitFirst); err != nil {
+			_ = os.WriteFile(m.ExitFirst, []byte("started once\n"), 0o600)
+			m.Exit = true
+		}
+	}
 	if m.Exit {
 		fmt.Fprintln(os.Stderr, "fatal: cannot open the database")
 		os.Exit(3)
+	}
+	if m.StartDelay > 0 {
+		time.Sleep(m.StartDelay)
+	}
+	if m.StderrFlood > 0 {
+		go func() {
+			for i := range m.StderrFlood {
+				fmt.Fprintf(os.Stderr, "flood line %d: the quick brown fox jumps over the lazy dog\n", i)
+			}
+		}()
 	}
 	if m.SpawnChild {
 		child := exec.Command(os.Args[0], os.Args[1:]...)
@@ -159,6 +205,7 @@ type server struct {
 	errw     io.Writer
 	closeOut func() error
 	extra    bool // the change tool was called
+	calls    int  // calls of counter
 }
 
 type message struct {
@@ -247,6 +294,9 @@ func (s *server) toolNames() []string {
 	for i := len(names); i < s.m.Tools; i++ {
 		names = append(names, fmt.Sprintf("tool%d", i+1))
 	}
+	if s.m.MoreTools {
+		names = append(names, "crash", "huge", "storm", "counter")
+	}
 	s.mu.Lock()
 	if s.extra {
 		names = append(names, "extra")
@@ -290,7 +340,7 @@ func (s *server) listTools(msg message) {
 	end := min(start+page, len(names))
 	tools := make([]any, 0, end-start)
 	for _, n := range names[start:end] {
-		tools = append(tools, map[string]any{
+		t := map[string]any{
 			"name":        n,
 			"description": "Tool " + n + ".",
 			"inputSchema": map[string]any{
@@ -298,7 +348,11 @@ func (s *server) listTools(msg message) {
 				"properties": map[string]any{"text": map[string]any{"type": "string"}},
 				"$defs":      map[string]any{"unused": map[string]any{"type": "null"}},
 			},
-		})
+		}
+		if n == "counter" {
+			t["annotations"] = map[string]any{"readOnlyHint": true}
+		}
+		tools = append(tools, t)
 	}
 	res := map[string]any{"tools": tools}
 	switch {
@@ -335,6 +389,36 @@ func (s *server) callTool(msg message) {
 		s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "changed"}}})
 		s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
 		s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+	case "crash":
+		fmt.Fprintln(s.errw, "crashing on purpose")
+		os.Exit(1)
+	case "huge":
+		var a struct {
+			Size int `json:"size"`
+		}
+		_ = json.Unmarshal(p.Arguments, &a)
+		if a.Size <= 0 {
+			a.Size = 8 << 20
+		}
+		s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": strings.Repeat("x", a.Size)}}})
+	case "storm":
+		var a struct {
+			Count int `json:"count"`
+		}
+		_ = json.Unmarshal(p.Arguments, &a)
+		if a.Count <= 0 {
+			a.Count = 1000
+		}
+		for range a.Count {
+			s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+		}
+		s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stormed"}}})
+	case "counter":
+		s.mu.Lock()
+		s.calls++
+		n := s.calls
+		s.mu.Unlock()
+		s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": strconv.Itoa(n)}}})
 	case "fail":
 		s.result(msg.ID, map[string]any{
 			"content": []any{map[string]any{"type": "text", "text": "it failed"}},

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/discovery"
+)
+
+// cacheDir is where the cache lives: <--data-dir>/cache, or
+// <user cache dir>/mcpfs/cache. ok is false when there is no data dir and
+// the user's home (the parent of the user cache dir) does not exist: mcpfs
+// does not create a home directory to put a cache in.
+func (g *globals) cacheDir() (dir string, ok bool, err error) {
+	if g.dataDir != "" {
+		return filepath.Join(g.dataDir, "cache"), true, nil
+	}
+	dir, err = cache.DefaultDir()
+	if err != nil {
+		return "", false, err
+	}
+	base := filepath.Dir(filepath.Dir(dir)) // <user cache dir>
+	if _, err := os.Stat(filepath.Dir(base)); err != nil {
+		return dir, false, nil
+	}
+	return dir, true, nil
+}
+
+// openCache opens the cache for the engine. Any problem (another mcpfs
+// process holds it, no home directory) is logged and the engine runs
+// without a cache: a nil discovery.Cache.
+func (g *globals) openCache() discovery.Cache {
+	dir, ok, err := g.cacheDir()
+	switch {
+	case err != nil:
+		g.log.Warn("running without the cache", "err", err)
+		return nil
+	case !ok:
+		g.log.Info("running without the cache: the home directory does not exist (give --data-dir to keep one)", "dir", dir)
+		return nil
+	}
+	s, err := cache.Open(dir, cache.Options{Logger: g.log})
+	if errors.Is(err, cache.ErrLocked) {
+		g.log.Warn("running without the cache: another mcpfs process is using it; the tree is built from live listings only", "err", err)
+		return nil
+	}
+	if err != nil {
+		g.log.Warn("running without the cache", "err", err)
+		return nil
+	}
+	return s
+}
+
+func newCacheCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cache",
+		Short: "Show or clear mcpfs's cache",
+		Long: `mcpfs keeps, in <data dir>/cache, each server's last tool listing (so the
+tree is complete at once on start and while a server is down) and, for
+servers whose config opts in with "mcpfs": {"cacheResults": "10m"}, the
+results of read-only tools. Secret values from the config are never stored.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q for \"mcpfs cache\" (want stats or clear)", args[0])
+			}
+			return cmd.Help()
+		},
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "stats",
+		Short: "Say what the cache holds",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withCache(g, func(s *cache.Store) error {
+				st, err := s.Stats()
+				if err != nil {
+					return err
+				}
+				w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintf(w, "dir:\t%s\n", st.Dir)
+				fmt.Fprintf(w, "servers:\t%d\t(%s of tool listings)\n", st.Servers, byteSize(st.ToolBytes))
+				fmt.Fprintf(w, "results:\t%d\t(%s)\n", st.Results, byteSize(st.ResultBytes))
+				fmt.Fprintf(w, "on disk:\t%s\n", byteSize(st.DiskBytes))
+				return w.Flush()
+			})
+		},
+	}, &cobra.Command{
+		Use:   "clear",
+		Short: "Remove every cached tool listing and result",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withCache(g, func(s *cache.Store) error {
+				if err := s.Clear(); err != nil {
+					return err
+				}
+				fmt.Fprintf(g.stderr, "cleared the cache in %s\n", s.Dir())
+				return nil
+			})
+		},
+	})
+	return cmd
+}
+
+// withCache opens the cache, runs f and closes it.
+func withCache(g *globals, f func(*cache.Store) error) error {
+	dir, _, err := g.cacheDir()
+	if err != nil {
+		return err
+	}
+	s, err := cache.Open(dir, cache.Options{Logger: g.log})
+	if errors.Is(err, cache.ErrLocked) {
+		return fmt.Errorf("%w; stop the mcpfs that is running (mount or serve) and try again", err)
+	}
+	if err != nil {
+		return err
+	}
+	err = f(s)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// byteSize formats n bytes for people: "812 B", "4.0 KiB", "12.3 MiB".
+func byteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
