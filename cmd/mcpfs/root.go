@@ -97,7 +97,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	pf.CountVarP(&g.verbose, "verbose", "v", "say more on stderr: which config is used, server states (-vv: debug)")
 	pf.DurationVar(&g.connectTimeout, "connect-timeout", 20*time.Second, "how long one server may take to start and list its tools")
 
-	root.AddCommand(newLsCmd(g), newCatCmd(g), newExportCmd(g), newMountCmd(g), newBuiltinCmd(g), newCacheCmd(g), newVersionCmd(g))
+	root.AddCommand(newLsCmd(g), newCatCmd(g), newExportCmd(g), newMountCmd(g), newBuiltinCmd(g), newRunCmd(g), newCacheCmd(g), newVersionCmd(g))
 	return root
 }
 

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+
+	"github.com/mcpfs/mcpfs/exec"
+	"github.com/mcpfs/mcpfs/exec/check"
+	"github.com/mcpfs/mcpfs/exec/worker"
+)
+
+// init turns this process into a snippet worker when `mcpfs run` (or the
+// test binary standing in for mcpfs) started it as one: before main, before
+// cobra, before anything else reads flags, files or the environment.
+func init() {
+	if worker.IsWorker() {
+		os.Exit(worker.Main())
+	}
+}
+
+// maxSnippet bounds the size of a snippet file.
+const maxSnippet = 4 << 20
+
+func newRunCmd(g *globals) *cobra.Command {
+	var (
+		timeout time.Duration
+		mode    string
+	)
+	cmd := &cobra.Command{
+		Use:   "run [--timeout DURATION] [--sandbox auto|strict] FILE|-",
+		Short: "Run a Go snippet that calls the tools",
+		Long: `Run a Go snippet (a package main file; - reads it from stdin) that imports
+mcpfs/servers/<server> packages and calls their tools. The snippet is
+type-checked first: problems are printed as file:line:col lines. It then runs
+in a sandboxed worker process with no file, network or process access; only
+its tool calls reach the servers. Its stdout and stderr are copied to yours.
+
+--sandbox=strict refuses to run unless every sandbox layer is available
+(resource limits, network namespace, Landlock, seccomp); the default runs
+with what the system offers. -v lists the layers in force.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var strict bool
+			switch mode {
+			case "auto":
+			case "strict":
+				strict = true
+			default:
+				return usagef("--sandbox must be auto or strict, got %q", mode)
+			}
+			if timeout <= 0 {
+				return usagef("--timeout must be positive, got %v", timeout)
+			}
+			filename, src, err := readSnippet(args[0], g.stdin)
+			if err != nil {
+				return err
+			}
+			return g.run(cmd.Context(), filename, src, timeout, strict)
+		},
+	}
+	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "stop the snippet after this `duration`")
+	cmd.Flags().StringVar(&mode, "sandbox", "auto", "auto: run with the sandbox layers available; strict: refuse unless all are")
+	return cmd
+}
+
+// readSnippet reads FILE or, for "-", stdin.
+func readSnippet(arg string, stdin io.Reader) (string, []byte, error) {
+	var (
+		r    io.Reader
+		name = filepath.Base(arg)
+	)
+	if arg == "-" {
+		r, name = stdin, "snippet.go"
+	} else {
+		f, err := os.Open(arg)
+		if err != nil {
+			return "", nil, usagef("read snippet: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	src, err := io.ReadAll(io.LimitReader(r, maxSnippet+1))
+	if err != nil {
+		return "", nil, fmt.Errorf("read snippet %s: %w", arg, err)
+	}
+	if len(src) > maxSnippet {
+		return "", nil, usagef("snippet %s is over %d MiB: keep data in tools, not in the snippet", arg, maxSnippet>>20)
+	}
+	return name, src, nil
+}
+
+func (g *globals) run(ctx context.Context, filename string, src []byte, timeout time.Duration, strict bool) error {
+	s, err := g.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	tree := s.tree()
+
+	prog, err := check.Check(filename, src, tree, check.Options{})
+	if err != nil {
+		var list check.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				fmt.Fprintln(g.stderr, e.Error())
+			}
+			return fmt.Errorf("%s did not pass the check (%s): fix it and run again", filename, plural(len(list), "problem"))
+		}
+		return fmt.Errorf("check %s: %w", filename, err)
+	}
+
+	runner := exec.NewRunner(exec.Options{
+		Logger:     g.log,
+		Timeout:    timeout,
+		MaxTimeout: timeout,
+		Strict:     strict,
+		PoolSize:   -1, // one run: no worker waits for a second
+		OutputDir:  outputDir(g.dataDir),
+	})
+	defer runner.Close()
+
+	var calls atomic.Int64
+	stop := g.progress(&calls)
+	res, runErr := runner.Run(ctx, exec.Request{
+		Filename: filename,
+		Source:   prog.Source,
+		Tree:     tree,
+		Packages: prog.TreePackages,
+		Call:     s.sup.CallTool,
+		Progress: func(exec.Call) { calls.Add(1) },
+	})
+	stop()
+	if res == nil {
+		return runErr
+	}
+	for _, l := range res.Layers {
+		if l.Active {
+			g.log.Info("sandbox layer", "layer", l.Name, "covers", l.Detail)
+		} else {
+			g.log.Info("sandbox layer missing", "layer", l.Name, "why", l.Detail)
+		}
+	}
+	g.log.Info("run finished", "duration", res.Duration.Round(time.Millisecond), "tool_calls", len(res.Calls))
+	g.stdout.Write(res.Stdout)
+	g.stderr.Write(res.Stderr)
+	return runErr
+}
+
+// outputDir is where cut output is saved in full: <data dir>/output, or a
+// temp dir when no data dir is set.
+func outputDir(dataDir string) string {
+	if dataDir != "" {
+		return filepath.Join(dataDir, "output")
+	}
+	return ""
+}
+
+// progress shows, on a terminal, how long a run has taken and how many
+// tool calls it made, once it has run for a second. It returns the func
+// that stops it and clears the line. Piped stderr gets nothing.
+func (g *globals) progress(calls *atomic.Int64) (stop func()) {
+	f, ok := g.stderr.(*os.File)
+	if !ok || !isTerminal(f) {
+		return func() {}
+	}
+	start := time.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		shown := false
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				if shown {
+					fmt.Fprint(f, "\r\033[K")
+				}
+				return
+			case <-t.C:
+				if el := time.Since(start); el >= time.Second {
+					fmt.Fprintf(f, "\r\033[Krunning %s, %s", el.Round(100*time.Millisecond), plural(int(calls.Load()), "tool call"))
+					shown = true
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}

@@ -1,0 +1,225 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/worker"
+)
+
+// proc is one started worker process, sandboxed and waiting for its job.
+type proc struct {
+	cmd    *osexec.Cmd
+	ctl    *os.File
+	conn   *worker.Conn
+	stdout *os.File // read ends of the worker's fd 1 and 2
+	stderr *os.File
+	layers []sandbox.Layer
+
+	mu     sync.Mutex // guards reaped against kill
+	reaped bool
+	exited chan struct{} // closed once the process is gone
+	state  *os.ProcessState
+}
+
+// netnsState remembers whether new network namespaces can be made here:
+// 0 unknown, 1 yes, 2 no; netnsErr says why not.
+var (
+	netnsState atomic.Int32
+	netnsErr   atomic.Value // string
+)
+
+// readyTimeout bounds a worker's start-up: exec, runtime start, sandbox.
+const readyTimeout = 15 * time.Second
+
+// startProc starts a worker and waits until it reports ready.
+func (r *Runner) startProc() (*proc, error) {
+	useNetNS := netnsState.Load() != 2
+	p, err := r.spawn(useNetNS)
+	if err != nil && useNetNS && netnsState.Load() == 0 {
+		// Unprivileged users often cannot make namespaces (AppArmor,
+		// sysctls): start without one and remember.
+		if p2, err2 := r.spawn(false); err2 == nil {
+			netnsState.Store(2)
+			netnsErr.Store(err.Error())
+			p, err = p2, nil
+		}
+	} else if err == nil && useNetNS {
+		netnsState.CompareAndSwap(0, 1)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := p.awaitReady(); err != nil {
+		p.kill()
+		p.wait()
+		p.close()
+		return nil, err
+	}
+	p.layers = append(p.layers, r.netnsLayer(useNetNS && netnsState.Load() != 2))
+	return p, nil
+}
+
+func (r *Runner) netnsLayer(active bool) sandbox.Layer {
+	if active {
+		return sandbox.Layer{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"}
+	}
+	why, _ := netnsErr.Load().(string)
+	if why == "" {
+		why = "unavailable"
+	}
+	return sandbox.Layer{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"}
+}
+
+func (r *Runner) spawn(netns bool) (*proc, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("start snippet worker: socketpair: %w", err)
+	}
+	parentEnd, childEnd := os.NewFile(uintptr(fds[0]), "control"), os.NewFile(uintptr(fds[1]), "control")
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		parentEnd.Close()
+		childEnd.Close()
+		return nil, fmt.Errorf("start snippet worker: pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		parentEnd.Close()
+		childEnd.Close()
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("start snippet worker: pipe: %w", err)
+	}
+	cmd := osexec.Command(r.exe, worker.Args(r.cfg)...)
+	cmd.Env = []string{worker.EnvMarker + "=1"}
+	cmd.Dir = "/"
+	cmd.Stdout, cmd.Stderr = outW, errW
+	cmd.ExtraFiles = []*os.File{childEnd} // fd 3
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: r.opts.User}
+	if netns {
+		attr.Cloneflags = syscall.CLONE_NEWNET
+		if os.Geteuid() != 0 {
+			// An unprivileged user needs a user namespace to own the new
+			// network namespace; map the user to itself.
+			attr.Cloneflags |= syscall.CLONE_NEWUSER
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
+			attr.GidMappingsEnableSetgroups = false
+		}
+	}
+	cmd.SysProcAttr = attr
+	err = cmd.Start()
+	childEnd.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		parentEnd.Close()
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("start snippet worker %s: %w", r.exe, err)
+	}
+	p := &proc{cmd: cmd, ctl: parentEnd, conn: worker.NewConn(parentEnd, parentEnd), stdout: outR, stderr: errR, exited: make(chan struct{})}
+	go p.reap()
+	return p, nil
+}
+
+// reap waits for the process to exit without reaping it, marks it so kill
+// stops signalling its group (whose id could be reused), then reaps it.
+func (p *proc) reap() {
+	pid := p.cmd.Process.Pid
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err == nil || !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	p.mu.Lock()
+	p.reaped = true
+	p.mu.Unlock()
+	p.cmd.Wait() // the exit status is in p.cmd.ProcessState
+	p.state = p.cmd.ProcessState
+	close(p.exited)
+}
+
+// kill ends the worker's whole process group.
+func (p *proc) kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.reaped {
+		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// wait waits for the process to be gone.
+func (p *proc) wait() { <-p.exited }
+
+// close releases the parent's ends of the channels.
+func (p *proc) close() {
+	p.ctl.Close()
+	p.stdout.Close()
+	p.stderr.Close()
+}
+
+func (p *proc) alive() bool {
+	select {
+	case <-p.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// awaitReady reads the worker's ready message.
+func (p *proc) awaitReady() error {
+	type ready struct {
+		m   *worker.Message
+		err error
+	}
+	ch := make(chan ready, 1)
+	go func() {
+		m, err := p.conn.Read()
+		ch <- ready{m, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			p.kill()
+			p.wait()
+			return fmt.Errorf("start snippet worker: it exited before it was ready (%v): %s", p.state, firstLine(drain(p.stderr)))
+		}
+		if r.m.Type != worker.TypeReady {
+			return fmt.Errorf("start snippet worker: got %q, want %q", r.m.Type, worker.TypeReady)
+		}
+		p.layers = r.m.Layers
+		return nil
+	case <-time.After(readyTimeout):
+		p.kill()
+		<-ch
+		return fmt.Errorf("start snippet worker: not ready after %v", readyTimeout)
+	}
+}
+
+// drain reads what is left on f, up to 64 KiB, once the writer is gone.
+func drain(f *os.File) string {
+	buf := make([]byte, 64<<10)
+	n := 0
+	for n < len(buf) {
+		m, err := f.Read(buf[n:])
+		n += m
+		if err != nil {
+			break
+		}
+	}
+	return string(buf[:n])
+}

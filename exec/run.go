@@ -1,0 +1,273 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/worker"
+)
+
+// Run runs one snippet in a fresh sandboxed worker and returns what it
+// printed and the tool calls it made. A failed run (compile error, panic,
+// timeout, out of memory, crash) returns the Result and a *RunError; an
+// error before the worker ran returns a nil Result. Run stops the worker
+// when ctx ends or the timeout passes; tool calls in flight are cancelled.
+func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
+	start := time.Now()
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = r.opts.Timeout
+	}
+	if timeout > r.opts.MaxTimeout {
+		return nil, fmt.Errorf("run snippet: timeout %v is over the limit of %v", timeout, r.opts.MaxTimeout)
+	}
+	files, err := packageFiles(req.Tree, req.Packages)
+	if err != nil {
+		return nil, fmt.Errorf("run snippet: %w", err)
+	}
+	filename := req.Filename
+	if filename == "" {
+		filename = "snippet.go"
+	}
+	job := &worker.Job{Filename: filename, Source: req.Source, Files: files, Unrestricted: req.unrestricted}
+
+	p, err := r.get(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("run snippet: %w", err)
+	}
+	defer p.close()
+	if missing := sandbox.Missing(p.layers); missing != "" {
+		if r.opts.Strict {
+			p.kill()
+			p.wait()
+			return nil, fmt.Errorf("run snippet: %w: %s not available (run without --sandbox=strict to accept that, or see docs/SECURITY.md)", ErrSandbox, missing)
+		}
+		r.opts.Logger.Debug("sandbox layers missing", "missing", missing)
+	}
+
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	res := &Result{Layers: p.layers}
+	stdout := newCapture("stdout", r.opts.OutputDir, r.opts.MaxOutput, r.opts.MaxOutputFile)
+	stderr := newCapture("stderr", r.opts.OutputDir, r.opts.MaxOutput, r.opts.MaxOutputFile)
+	var copies sync.WaitGroup
+	copies.Add(2)
+	go func() { defer copies.Done(); io.Copy(stdout, p.stdout) }()
+	go func() { defer copies.Done(); io.Copy(stderr, p.stderr) }()
+
+	// Serve the control channel until the worker says done or goes away.
+	var (
+		callsMu sync.Mutex
+		calls   sync.WaitGroup
+		done    *worker.Message
+	)
+	sem := make(chan struct{}, r.opts.MaxConcurrentCalls)
+	served := make(chan error, 1)
+	if err := p.conn.Write(&worker.Message{Type: worker.TypeJob, Job: job}); err != nil {
+		served <- fmt.Errorf("send the job: %w", err)
+	} else {
+		go func() {
+			for {
+				m, err := p.conn.Read()
+				if err != nil {
+					served <- err
+					return
+				}
+				switch m.Type {
+				case worker.TypeDone:
+					callsMu.Lock()
+					done = m
+					callsMu.Unlock()
+					served <- nil
+					return
+				case worker.TypeCall:
+					calls.Add(1)
+					go func() {
+						defer calls.Done()
+						c := r.serveCall(runCtx, p, req.Call, m, sem)
+						callsMu.Lock()
+						res.Calls = append(res.Calls, c)
+						callsMu.Unlock()
+						if req.Progress != nil {
+							req.Progress(c)
+						}
+					}()
+				}
+			}
+		}()
+	}
+
+	timedOut := false
+	var protoErr error
+	select {
+	case err := <-served:
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			protoErr = err
+		}
+	case <-runCtx.Done():
+		timedOut = ctx.Err() == nil
+	}
+	// main returned (the worker exits by itself) or the run is over: make
+	// sure the process is gone, then collect everything.
+	select {
+	case <-p.exited:
+	case <-time.After(2 * time.Second):
+	case <-runCtx.Done():
+	}
+	p.kill()
+	p.wait()
+	cancel()
+	calls.Wait()
+	p.ctl.Close() // ends the reader goroutine if it is still reading
+	copies.Wait()
+
+	res.Duration = time.Since(start)
+	res.Stdout, res.StdoutFile = stdout.finish()
+	res.Stderr, res.StderrFile = stderr.finish()
+	res.ExitCode = p.state.ExitCode()
+
+	callsMu.Lock()
+	d := done
+	callsMu.Unlock()
+	switch {
+	case timedOut:
+		return res, &RunError{Kind: ErrTimeout, Msg: fmt.Sprintf("stopped after %v (raise the timeout, or make the snippet do less per run)", timeout)}
+	case ctx.Err() != nil:
+		return res, fmt.Errorf("run snippet: %w", ctx.Err())
+	case protoErr != nil:
+		return res, &RunError{Kind: ErrCrashed, Msg: fmt.Sprintf("it broke the control protocol (%v) and was stopped", protoErr)}
+	case d != nil && d.Failure == nil:
+		return res, nil
+	case d != nil:
+		return res, failureError(d.Failure, stderr.headBytes())
+	}
+	return res, crashError(p, stderr)
+}
+
+// serveCall runs one tool call for the worker and sends back the result.
+func (r *Runner) serveCall(ctx context.Context, p *proc, call CallFunc, m *worker.Message, sem chan struct{}) Call {
+	c := Call{Server: m.Server, Tool: m.Tool}
+	reply := &worker.Message{Type: worker.TypeResult, ID: m.ID}
+	select {
+	case sem <- struct{}{}:
+		defer func() { <-sem }()
+	case <-ctx.Done():
+		c.Err = ctx.Err().Error()
+		return c
+	}
+	start := time.Now()
+	switch {
+	case call == nil:
+		reply.Error = "this run has no tool access"
+	default:
+		raw, err := call(ctx, m.Server, m.Tool, m.Args)
+		switch {
+		case err != nil:
+			reply.Error = err.Error()
+		case len(raw) > worker.MaxMessage-4096:
+			reply.Error = fmt.Sprintf("the result of %s.%s is %d bytes, over the limit of %d: ask the tool for less", m.Server, m.Tool, len(raw), worker.MaxMessage-4096)
+		default:
+			reply.Result = raw
+		}
+	}
+	c.Duration = time.Since(start)
+	c.Err = reply.Error
+	if ctx.Err() == nil {
+		p.conn.Write(reply) // a worker that is gone does not need it
+	}
+	return c
+}
+
+func failureError(f *worker.Failure, stderr string) error {
+	switch f.Kind {
+	case worker.FailCompile:
+		return &RunError{Kind: ErrCompile, Msg: f.Msg}
+	default:
+		return &RunError{Kind: ErrPanic, Msg: withFrames(f.Msg, stderr)}
+	}
+}
+
+// crashError says why a worker died before main returned, from its exit
+// status and the end of its stderr (where the Go runtime writes).
+func crashError(p *proc, stderr *capture) error {
+	text := stderr.headBytes() + "\n" + stderr.lastBytes()
+	ws, _ := p.state.Sys().(syscall.WaitStatus)
+	switch {
+	case strings.Contains(text, "out of memory") || strings.Contains(text, "cannot allocate memory"):
+		return &RunError{Kind: ErrOutOfMemory, Msg: "it used more than its memory limit; process less data at a time"}
+	case strings.Contains(text, "stack overflow") || strings.Contains(text, "stack exceeds"):
+		return &RunError{Kind: ErrStackOverflow, Msg: "recursion too deep; use a loop or an explicit stack"}
+	case ws.Signaled() && ws.Signal() == syscall.SIGXCPU:
+		return &RunError{Kind: ErrTimeout, Msg: "it used up its CPU-time limit"}
+	case strings.Contains(text, "panic: "):
+		return &RunError{Kind: ErrPanic, Msg: "in a goroutine: " + panicLine(text)}
+	case ws.Signaled():
+		return &RunError{Kind: ErrCrashed, Msg: fmt.Sprintf("killed by signal %d (%v)%s", ws.Signal(), ws.Signal(), lastLine(text))}
+	default:
+		return &RunError{Kind: ErrCrashed, Msg: fmt.Sprintf("exited with status %d before main returned%s", ws.ExitStatus(), lastLine(text))}
+	}
+}
+
+var (
+	// interpPanic is the line the interpreter prints for each interpreted
+	// frame a panic passes through: "snippet.go:8:2: panic: main.f(...)".
+	// The position is where the function's body starts.
+	interpPanic = regexp.MustCompile(`(?m)^(\S+\.go:\d+:\d+): panic: (\S+?)(?:\(\.\.\.\))?$`)
+	// runtimePanic is the Go runtime's own "panic: value" line.
+	runtimePanic = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
+)
+
+// panicLine returns the message of a panic that killed the worker, from
+// what the interpreter and the runtime printed.
+func panicLine(text string) string {
+	msg := "(no message)"
+	if m := runtimePanic.FindStringSubmatch(text); m != nil {
+		msg = m[1]
+	}
+	return withFrames(msg, text)
+}
+
+// withFrames puts the innermost snippet position before msg and the
+// interpreted functions the panic went through after it:
+// "snippet.go:6:2: boom (panic in main.f, called from main.main)".
+func withFrames(msg, stderr string) string {
+	frames := interpPanic.FindAllStringSubmatch(stderr, 8)
+	if len(frames) == 0 {
+		return msg
+	}
+	var b strings.Builder
+	b.WriteString(frames[0][1] + ": " + msg + " (panic in " + frames[0][2])
+	for _, f := range frames[1:] {
+		b.WriteString(", called from " + f[2])
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return ": " + s
+}

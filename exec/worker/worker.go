@@ -1,0 +1,305 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"os"
+	"path"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"testing/fstest"
+	"time"
+	_ "time/tzdata" // time zones without file access
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/mcpfs/mcpfs/exec/check"
+	"github.com/mcpfs/mcpfs/exec/sandbox"
+)
+
+// Arg is the first argument that marks a worker process; EnvMarker=1 must
+// be set as well, so that a user typing the argument does not get one.
+const (
+	Arg       = "__mcpfs_worker"
+	EnvMarker = "MCPFS_WORKER"
+)
+
+// ControlFD is the file descriptor of the control channel in the worker.
+const ControlFD = 3
+
+// Config is what the parent tells a worker on its command line.
+type Config struct {
+	Limits sandbox.Limits `json:"limits"`
+	// MaxStack bounds one goroutine's stack in bytes (deep recursion).
+	MaxStack int `json:"max_stack,omitempty"`
+}
+
+// Args returns the command line arguments (after argv[0]) that start a
+// worker with cfg.
+func Args(cfg Config) []string {
+	b, _ := json.Marshal(cfg) // cannot fail: plain values
+	return []string{Arg, string(b)}
+}
+
+// IsWorker reports whether this process was started as a snippet worker.
+func IsWorker() bool {
+	return len(os.Args) >= 3 && os.Args[1] == Arg && os.Getenv(EnvMarker) == "1"
+}
+
+// Unrestricted are the symbols a job marked Unrestricted gets in place of
+// the allowlisted standard library. It is nil in mcpfs; the sandbox tests
+// set it (the whole standard library, syscall, unsafe) to prove that the
+// process layers hold when the interpreter's allowlist does not.
+var Unrestricted interp.Exports
+
+// Exit statuses of Main.
+const (
+	exitOK       = 0
+	exitProtocol = 3 // the control channel broke or sent nonsense
+)
+
+// Main runs the worker and returns its exit status. Call it only when
+// IsWorker is true.
+func Main() int {
+	var cfg Config
+	if err := json.Unmarshal([]byte(os.Args[2]), &cfg); err != nil {
+		fmt.Fprintf(os.Stderr, "mcpfs worker: bad configuration %q: %v\n", os.Args[2], err)
+		return exitProtocol
+	}
+	os.Clearenv()
+	ctl := os.NewFile(ControlFD, "control")
+	if ctl == nil {
+		fmt.Fprintln(os.Stderr, "mcpfs worker: no control channel on fd 3")
+		return exitProtocol
+	}
+	conn := NewConn(ctl, ctl)
+
+	// Everything that needs files happens before the sandbox: the local
+	// time zone, /proc for the memory size.
+	_ = time.Now().Local().String()
+	if cfg.MaxStack > 0 {
+		debug.SetMaxStack(cfg.MaxStack)
+	}
+	layers := sandbox.Apply(cfg.Limits)
+
+	// The interpreter with its standard library is ready before the job
+	// arrives: that is most of a short run's start-up.
+	b := &bridge{conn: conn, pending: map[uint64]chan *Message{}}
+	files := &jobFS{}
+	prepared, prepErr := newInterp(files, b, false)
+
+	if err := conn.Write(&Message{Type: TypeReady, Layers: layers}); err != nil {
+		return exitProtocol
+	}
+	m, err := conn.Read()
+	if err != nil || m.Type != TypeJob || m.Job == nil {
+		// The parent closed the channel (pool shut down) or broke protocol.
+		return exitProtocol
+	}
+	go b.readLoop()
+
+	var fail *Failure
+	switch {
+	case m.Job.Unrestricted:
+		files = &jobFS{}
+		i, err := newInterp(files, b, true)
+		if err != nil {
+			fail = &Failure{Kind: FailCompile, Msg: err.Error()}
+			break
+		}
+		fail = run(m.Job, i, files)
+	case prepErr != nil:
+		fail = &Failure{Kind: FailCompile, Msg: prepErr.Error()}
+	default:
+		fail = run(m.Job, prepared, files)
+	}
+	if err := conn.Write(&Message{Type: TypeDone, Failure: fail}); err != nil {
+		return exitProtocol
+	}
+	return exitOK
+}
+
+// jobFS is the interpreter's source file system: empty until the job
+// fills it. Only the goroutine that runs the job touches it.
+type jobFS struct{ m fstest.MapFS }
+
+func (j *jobFS) Open(name string) (iofs.File, error) {
+	if j.m == nil {
+		return nil, &iofs.PathError{Op: "open", Path: name, Err: iofs.ErrNotExist}
+	}
+	return j.m.Open(name)
+}
+
+// newInterp returns an interpreter over files with the allowlisted
+// standard library (or, for unrestricted, the Unrestricted symbols) and the
+// call bridge.
+func newInterp(files *jobFS, b *bridge, unrestricted bool) (*interp.Interpreter, error) {
+	i := interp.New(interp.Options{
+		GoPath:               ".",
+		SourcecodeFilesystem: files,
+		Stdin:                strings.NewReader(""),
+		Stdout:               os.Stdout,
+		Stderr:               os.Stderr,
+		Args:                 []string{"snippet"},
+		Env:                  []string{},
+		Unrestricted:         unrestricted,
+	})
+	syms := allowed(unrestricted)
+	if syms == nil {
+		return nil, errors.New("this worker refuses unrestricted jobs")
+	}
+	if err := i.Use(syms); err != nil {
+		return nil, fmt.Errorf("load the standard library: %w", err)
+	}
+	if err := i.Use(interp.Exports{bridgeImport + "/bridge": {"Call": reflect.ValueOf(b.Call)}}); err != nil {
+		return nil, fmt.Errorf("load the call bridge: %w", err)
+	}
+	return i, nil
+}
+
+// run interprets the job's snippet with i and returns why it failed, or nil.
+func run(job *Job, i *interp.Interpreter, files *jobFS) (fail *Failure) {
+	name := path.Base(job.Filename)
+	if name == "." || name == "/" || !strings.HasSuffix(name, ".go") {
+		name = "snippet.go"
+	}
+	m := fstest.MapFS{name: &fstest.MapFile{Data: job.Source, Mode: 0o444}}
+	for p, data := range job.Files {
+		m["src/"+p] = &fstest.MapFile{Data: data, Mode: 0o444}
+	}
+	// The runtime package's Transport sends calls over the bridge: set by
+	// an init function added to the package, so it is in place before the
+	// snippet's main runs. The bridge exports nothing but Call.
+	if _, ok := job.Files["mcpfs/mcp/call.go"]; ok {
+		m["src/mcpfs/mcp/zz_mcpfs_bridge.go"] = &fstest.MapFile{Data: []byte(bridgeInit), Mode: 0o444}
+	}
+	files.m = m
+
+	defer func() {
+		if r := recover(); r != nil {
+			fail = &Failure{Kind: FailPanic, Msg: panicMessage(r)}
+		}
+	}()
+	if _, err := i.EvalPath(name); err != nil {
+		var p interp.Panic
+		if errors.As(err, &p) {
+			return &Failure{Kind: FailPanic, Msg: panicMessage(p.Value)}
+		}
+		return &Failure{Kind: FailCompile, Msg: err.Error()}
+	}
+	return nil
+}
+
+func panicMessage(v any) string {
+	if err, ok := v.(error); ok {
+		return err.Error()
+	}
+	return fmt.Sprint(v)
+}
+
+// bridgeImport is the import path of the host package behind Transport.
+const bridgeImport = "mcpfs/internal/bridge"
+
+const bridgeInit = `package mcp
+
+import bridge "` + bridgeImport + `"
+
+func init() { Transport = bridge.Call }
+`
+
+var (
+	allowOnce sync.Once
+	allowSyms interp.Exports
+)
+
+// allowed returns the standard library symbols of the packages a snippet
+// may import (check.DefaultAllow): never the interpreter's own symbol
+// table, os, syscall, unsafe or reflect.
+func allowed(unrestricted bool) interp.Exports {
+	if unrestricted {
+		return Unrestricted
+	}
+	allowOnce.Do(func() {
+		allow := map[string]bool{}
+		for _, p := range check.DefaultAllow {
+			allow[p] = true
+		}
+		allowSyms = interp.Exports{}
+		for k, v := range stdlib.Symbols {
+			if k == "." || allow[path.Dir(k)] {
+				allowSyms[k] = v
+			}
+		}
+	})
+	return allowSyms
+}
+
+// bridge is the worker side of tool calls: it multiplexes concurrent calls
+// from the snippet's goroutines over the control channel by id.
+type bridge struct {
+	conn *Conn
+
+	mu      sync.Mutex
+	next    uint64
+	pending map[uint64]chan *Message
+}
+
+// Call sends one tool call to the parent and waits for its result.
+func (b *bridge) Call(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ch := make(chan *Message, 1)
+	b.mu.Lock()
+	b.next++
+	id := b.next
+	b.pending[id] = ch
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		delete(b.pending, id)
+		b.mu.Unlock()
+	}()
+	if err := b.conn.Write(&Message{Type: TypeCall, ID: id, Server: server, Tool: tool, Args: args}); err != nil {
+		return nil, fmt.Errorf("send the call to mcpfs: %w", err)
+	}
+	select {
+	case m := <-ch:
+		if m.Error != "" {
+			return nil, errors.New(m.Error)
+		}
+		return m.Result, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// readLoop delivers results to waiting calls. When the parent closes the
+// channel the run is over: the worker exits at once.
+func (b *bridge) readLoop() {
+	for {
+		m, err := b.conn.Read()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				fmt.Fprintf(os.Stderr, "mcpfs worker: control channel: %v\n", err)
+			}
+			os.Exit(exitProtocol)
+		}
+		if m.Type != TypeResult {
+			continue
+		}
+		b.mu.Lock()
+		ch := b.pending[m.ID]
+		b.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	}
+}
