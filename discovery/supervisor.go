@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -120,7 +121,10 @@ type Supervisor struct {
 	log  *slog.Logger
 
 	cancel context.CancelFunc // ends every session; called by Close
-	wg     sync.WaitGroup     // one per running session
+	// baseCtx is the parent of every server's goroutine; it lives as long
+	// as the Supervisor (Reconfigure starts servers under it).
+	baseCtx context.Context
+	wg      sync.WaitGroup // one per running session
 
 	mu       sync.Mutex
 	servers  map[string]*serverRuntime // by normalised name
@@ -148,6 +152,10 @@ type serverRuntime struct {
 	failures int           // sessions that ended in failure
 	failedAt time.Time     // when the last failure was published
 	kick     chan struct{} // capacity 1: a call asks for a restart now
+
+	stop    context.CancelFunc // ends this server's goroutine (set by launch)
+	done    chan struct{}      // closed when that goroutine has returned
+	removed bool               // dropped by Reconfigure: no longer published
 }
 
 type watcher struct {
@@ -178,6 +186,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 		changed:  make(chan struct{}),
 		watchers: make(map[*watcher]struct{}),
 	}
+	s.baseCtx = baseCtx
 	now := time.Now()
 	var start []*serverRuntime
 	for _, sc := range cfg.Servers {
@@ -185,30 +194,8 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 			s.log.Warn("duplicate server name in config; keeping the first", "server", sc.Name, "key", sc.Key)
 			continue
 		}
-		red := newRedactor(sc)
-		rt := &serverRuntime{
-			cfg:    sc,
-			key:    ServerKey(sc),
-			log:    redactLogger(s.log.With("server", sc.Name), red),
-			redact: red,
-			kick:   make(chan struct{}, 1),
-			snap: ServerSnapshot{
-				Name:      sc.Name,
-				Key:       sc.Key,
-				Transport: sc.Transport,
-				Since:     now,
-			},
-		}
-		switch {
-		case sc.Disabled:
-			rt.snap.State = StateDisabled
-		case sc.Err != "":
-			rt.snap.State = StateFailed
-			rt.snap.Err = red.String(sc.Err)
-		default:
-			rt.snap.State = StateConnecting
-			rt.started = true
-			s.loadCachedTools(rt)
+		rt := s.newRuntime(sc, now)
+		if rt.started {
 			start = append(start, rt)
 		}
 		s.servers[sc.Name] = rt
@@ -217,14 +204,139 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 	s.publishLocked()
 	s.mu.Unlock()
 	for _, rt := range start {
-		s.wg.Add(1)
-		go s.runServer(baseCtx, rt)
+		s.launch(rt)
 	}
 	return s
 }
 
-// Config returns the config the Supervisor was started with.
-func (s *Supervisor) Config() *Config { return s.cfg }
+// newRuntime prepares the runtime of one configured server, with its cached
+// listing if there is one. It does not start it.
+func (s *Supervisor) newRuntime(sc ServerConfig, now time.Time) *serverRuntime {
+	red := newRedactor(sc)
+	rt := &serverRuntime{
+		cfg:    sc,
+		key:    ServerKey(sc),
+		log:    redactLogger(s.log.With("server", sc.Name), red),
+		redact: red,
+		kick:   make(chan struct{}, 1),
+		snap: ServerSnapshot{
+			Name:      sc.Name,
+			Key:       sc.Key,
+			Transport: sc.Transport,
+			Since:     now,
+		},
+	}
+	switch {
+	case sc.Disabled:
+		rt.snap.State = StateDisabled
+	case sc.Err != "":
+		rt.snap.State = StateFailed
+		rt.snap.Err = red.String(sc.Err)
+	default:
+		rt.snap.State = StateConnecting
+		rt.started = true
+		s.loadCachedTools(rt)
+	}
+	return rt
+}
+
+// launch runs rt in its own goroutine until Close or until rt is removed by
+// Reconfigure.
+func (s *Supervisor) launch(rt *serverRuntime) {
+	ctx, cancel := context.WithCancel(s.baseCtx)
+	rt.stop = cancel
+	rt.done = make(chan struct{})
+	s.wg.Add(1)
+	go func() {
+		defer close(rt.done)
+		defer cancel()
+		s.runServer(ctx, rt)
+	}()
+}
+
+// Reconfigure moves the Supervisor to a new config, for example after the
+// user edited the config file: servers that were added are started, servers
+// that were removed are stopped, and servers whose config changed are
+// restarted. Servers whose config is unchanged keep their connection and
+// are not disturbed. A new Catalog is published at once; Reconfigure does
+// not wait for removed servers to finish stopping.
+func (s *Supervisor) Reconfigure(cfg *Config) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	next := make(map[string]ServerConfig, len(cfg.Servers))
+	var order []ServerConfig
+	for _, sc := range cfg.Servers {
+		if _, dup := next[sc.Name]; !dup {
+			next[sc.Name] = sc
+			order = append(order, sc)
+		}
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	var keep = map[string]bool{}
+	for name, rt := range s.servers {
+		if sc, ok := next[name]; ok && reflect.DeepEqual(sc, rt.cfg) {
+			keep[name] = true
+		}
+	}
+	s.mu.Unlock()
+
+	// Prepared outside the lock: loading a cached listing does I/O.
+	now := time.Now()
+	fresh := map[string]*serverRuntime{}
+	for _, sc := range order {
+		if !keep[sc.Name] {
+			fresh[sc.Name] = s.newRuntime(sc, now)
+		}
+	}
+
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	var stop, start []*serverRuntime
+	for name, rt := range s.servers {
+		if !keep[name] {
+			rt.removed = true
+			stop = append(stop, rt)
+			delete(s.servers, name)
+		}
+	}
+	for _, sc := range order {
+		if rt, ok := fresh[sc.Name]; ok {
+			s.servers[sc.Name] = rt
+			if rt.started {
+				start = append(start, rt)
+			}
+		}
+	}
+	s.cfg = cfg
+	s.publishLocked()
+	s.mu.Unlock()
+
+	for _, rt := range stop {
+		if rt.stop != nil {
+			rt.stop()
+		}
+		rt.log.Info("server removed or changed in the config: stopping it")
+	}
+	for _, rt := range start {
+		s.launch(rt)
+	}
+}
+
+// Config returns the config the Supervisor runs with: the one given to
+// Start, or to the last Reconfigure.
+func (s *Supervisor) Config() *Config {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg
+}
 
 // Catalog returns the current snapshot. It is never nil and must not be
 // modified.
@@ -360,10 +472,13 @@ func (s *Supervisor) readyConn(ctx context.Context, rt *serverRuntime) (*conn, e
 	for {
 		s.mu.Lock()
 		closed, changed := s.closed, s.changed
-		snap, cn, failures, failedAt := rt.snap, rt.conn, rt.failures, rt.failedAt
+		snap, cn, failures, failedAt, removed := rt.snap, rt.conn, rt.failures, rt.failedAt, rt.removed
 		s.mu.Unlock()
 		if closed {
 			return nil, ErrClosed
+		}
+		if removed {
+			return nil, fmt.Errorf("%w: it was removed from the config or changed", ErrNotReady)
 		}
 		switch snap.State {
 		case StateReady:
@@ -457,6 +572,9 @@ func (s *Supervisor) update(rt *serverRuntime, f func(rt *serverRuntime)) {
 		return
 	}
 	f(rt)
+	if rt.removed {
+		return
+	}
 	s.publishLocked()
 }
 
