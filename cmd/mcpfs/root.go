@@ -98,6 +98,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	pf.DurationVar(&g.connectTimeout, "connect-timeout", 20*time.Second, "how long one server may take to start and list its tools")
 
 	root.AddCommand(newLsCmd(g), newCatCmd(g), newExportCmd(g), newMountCmd(g), newBuiltinCmd(g), newRunCmd(g), newCacheCmd(g), newVersionCmd(g))
+	root.AddCommand(newDoctorCmd(g))
 	return root
 }
 
