@@ -13,6 +13,44 @@ if [ ! -d testenv/node_modules/@modelcontextprotocol/server-everything ] ||
 	npm ci --prefix testenv --no-audit --no-fund --loglevel=error
 fi
 
+echo "== PostgreSQL for the data-analyst example (examples/analyst)"
+# Debian's postgresql, installed when missing (CI runs as root on a fresh
+# Debian machine), started on a unix socket in a temp dir with a loopback
+# port, loaded with a deterministic 10,000-row table, and stopped on exit.
+# The tests read the connection URL from MCPFS_TEST_POSTGRES_URL; without
+# PostgreSQL they skip that example and say why.
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+if [ -z "$(pg_bin)" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
+PGBIN=$(pg_bin)
+if [ -n "$PGBIN" ]; then
+	PGTMP=$(mktemp -d /tmp/mcpfs-pg.XXXXXX)
+	PGPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 55432)
+	if [ "$(id -u)" = 0 ]; then
+		chown postgres "$PGTMP"
+		as_pg() { su postgres -s /bin/sh -c "$*"; }
+	else
+		as_pg() { sh -c "$*"; }
+	fi
+	as_pg "'$PGBIN/initdb' -D '$PGTMP/data' -U postgres --auth=trust -E UTF8 >'$PGTMP/initdb.log' 2>&1"
+	as_pg "'$PGBIN/pg_ctl' -D '$PGTMP/data' -l '$PGTMP/server.log' -w -o \"-c listen_addresses=127.0.0.1 -p $PGPORT -k '$PGTMP'\" start >/dev/null"
+	trap 'as_pg "\"$PGBIN/pg_ctl\" -D \"$PGTMP/data\" -m fast stop >/dev/null 2>&1"; rm -rf "$PGTMP"' EXIT INT TERM
+	"$PGBIN/psql" -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -v ON_ERROR_STOP=1 <<'SQL'
+CREATE TABLE orders AS
+SELECT i AS id,
+       (ARRAY['eu-west', 'us-east', 'us-west', 'ap-south'])[1 + i % 4] AS region,
+       'customer-' || lpad((i * 37 % 250)::text, 3, '0') AS customer,
+       round(((i * 7919) % 100000) / 100.0, 2)::numeric(10,2) AS amount,
+       date '2025-01-01' + (i % 90) AS day
+FROM generate_series(1, 10000) AS i;
+SQL
+	export MCPFS_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$PGPORT/postgres"
+	echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PGPORT"
+else
+	echo "PostgreSQL is not installed and cannot be installed here; the data-analyst example will skip"
+fi
+
 echo "== installing staticcheck $STATICCHECK_VERSION"
 GOBIN="$(pwd)/.bin" go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/naming"
 	"github.com/mcpfs/mcpfs/fs/gen"
 )
 
@@ -25,6 +26,19 @@ type Options struct {
 	// ModTime is the modification time reported for every entry.
 	// Zero means the time New was called.
 	ModTime time.Time
+	// Skills are the saved skills shown under skills/<name>/ and listed
+	// in README.md (skills.ForTree makes them from a skills.Store). A
+	// skill whose name is not a Go package name is left out.
+	Skills []Skill
+}
+
+// Skill is a saved skill as the tree shows it: skills/<Name>/<file>.
+type Skill struct {
+	Name        string
+	Description string
+	HasRun      bool      // it declares a Run entry point
+	Saved       time.Time // the mod time of its files
+	Files       map[string][]byte
 }
 
 // Tree is the file tree of one catalog snapshot. It implements io/fs.FS,
@@ -38,6 +52,7 @@ type Tree struct {
 	root     *dir // everything but the contents of servers/<s>/
 
 	servers map[string]*lazyServer
+	skills  []Skill // sorted by name
 }
 
 type lazyServer struct {
@@ -65,7 +80,41 @@ func New(cat *discovery.Catalog, opts Options) *Tree {
 	for _, s := range cat.Servers {
 		t.servers[s.Name] = &lazyServer{snap: s}
 	}
+	t.skills = sortedSkills(opts.Skills)
 	return t
+}
+
+// WithSkills returns a tree of the same catalog and modification time
+// with the given skills in place of t's. Server packages already
+// generated are shared, not generated again.
+func (t *Tree) WithSkills(list []Skill) *Tree {
+	return &Tree{cat: t.cat, modTime: t.modTime, servers: t.servers, skills: sortedSkills(list)}
+}
+
+// Skills returns the skills in the tree, sorted by name.
+func (t *Tree) Skills() []Skill { return slices.Clone(t.skills) }
+
+// Skill returns the skill behind skills/<name>/.
+func (t *Tree) Skill(name string) (Skill, bool) {
+	i, ok := slices.BinarySearchFunc(t.skills, name, func(s Skill, n string) int { return strings.Compare(s.Name, n) })
+	if !ok {
+		return Skill{}, false
+	}
+	return t.skills[i], true
+}
+
+func sortedSkills(list []Skill) []Skill {
+	out := make([]Skill, 0, len(list))
+	seen := map[string]bool{}
+	for _, s := range list {
+		if s.Name == "" || naming.Package(s.Name) != s.Name || seen[s.Name] {
+			continue
+		}
+		seen[s.Name] = true
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Skill) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // Catalog returns the snapshot the tree was built from.
@@ -173,7 +222,11 @@ func (t *Tree) serverNode(ls *lazyServer) *node {
 
 func (t *Tree) buildRoot() {
 	root := newDir(".", t.modTime)
-	for _, f := range gen.Root(t.cat) {
+	index := make([]gen.SkillEntry, len(t.skills))
+	for i, sk := range t.skills {
+		index[i] = gen.SkillEntry{Name: sk.Name, Description: sk.Description, HasRun: sk.HasRun}
+	}
+	for _, f := range gen.Root(t.cat, index...) {
 		root.add(f.Path, f.Data, t.modTime)
 	}
 	servers := root.mkdirAll(ServersDir, t.modTime)
@@ -182,7 +235,20 @@ func (t *Tree) buildRoot() {
 		// placeholder is what ReadDir of servers/ reports.
 		servers.children[s.Name] = &node{name: s.Name, isDir: true, modTime: t.modTime, lazy: t.servers[s.Name]}
 	}
-	root.mkdirAll(SkillsDir, t.modTime)
+	skillsDir := root.mkdirAll(SkillsDir, t.modTime)
+	for _, sk := range t.skills {
+		mod := sk.Saved
+		if mod.IsZero() {
+			mod = t.modTime
+		}
+		d := newDir(sk.Name, mod)
+		for name, data := range sk.Files {
+			if name != "" && !strings.ContainsAny(name, "/\x00") && name != "." && name != ".." {
+				d.children[name] = &node{name: name, data: data, modTime: mod}
+			}
+		}
+		skillsDir.children[sk.Name] = d.node
+	}
 	root.mkdirAll(RunDir, t.modTime)
 	t.root = root
 }

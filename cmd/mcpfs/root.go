@@ -98,6 +98,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	pf.DurationVar(&g.connectTimeout, "connect-timeout", 20*time.Second, "how long one server may take to start and list its tools")
 
 	root.AddCommand(newLsCmd(g), newCatCmd(g), newExportCmd(g), newMountCmd(g), newBuiltinCmd(g), newRunCmd(g), newCacheCmd(g), newVersionCmd(g))
+	root.AddCommand(newSkillsCmd(g))
 	root.AddCommand(newDoctorCmd(g))
 	return root
 }
@@ -139,6 +140,9 @@ func builtins() map[string]func() *server.MCPServer {
 type session struct {
 	cfg *discovery.Config
 	sup *discovery.Supervisor
+
+	skillsDir string // where saved skills are; "" for none
+	log       *slog.Logger
 }
 
 // connect loads the config, starts every server and waits until each one is
@@ -181,9 +185,12 @@ func (g *globals) connect(ctx context.Context) (*session, error) {
 			g.log.Info("server "+string(s.State), "server", s.Name)
 		}
 	}
-	return &session{cfg: cfg, sup: sup}, nil
+	skillsDir, _, _ := g.skillsDir()
+	return &session{cfg: cfg, sup: sup, skillsDir: skillsDir, log: g.log}, nil
 }
 
-func (s *session) tree() *mcpfs.Tree { return mcpfs.New(s.sup.Catalog(), mcpfs.Options{}) }
+func (s *session) tree() *mcpfs.Tree {
+	return mcpfs.New(s.sup.Catalog(), mcpfs.Options{Skills: savedSkills(s.skillsDir, s.log)})
+}
 
 func (s *session) Close() { s.sup.Close() }

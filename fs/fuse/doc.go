@@ -1,5 +1,8 @@
-// Package fuse mounts an mcpfs tree (a *fs.Tree) as a read-only FUSE file
-// system with go-fuse.
+// Package fuse mounts an mcpfs tree (a *fs.Tree) as a FUSE file system
+// with go-fuse. Everything is read only (EROFS, for root too) except
+// skills/ when Options.Skills is set: skill folders written there are
+// validated and saved in a skills.Store (see skills.go for when a save
+// happens and what a refused one looks like).
 //
 // It is a thin adapter: the node types only translate FUSE requests into
 // calls on the current Tree, which is swapped by Mounted.Update when the

@@ -17,6 +17,7 @@ import (
 	gofuse "github.com/hanwen/go-fuse/v2/fuse"
 
 	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/skills"
 )
 
 // DefaultCacheTimeout is how long the kernel caches entries, attributes and
@@ -35,6 +36,10 @@ type Options struct {
 	CacheTimeout time.Duration
 	// Debug logs every FUSE request at debug level.
 	Debug bool
+	// Skills makes skills/ writable: folders written there are validated
+	// and saved in this store, and every tree served shows the store's
+	// current skills. Nil keeps skills/ read only.
+	Skills *skills.Store
 }
 
 // Mounted is a mounted tree. Its methods are safe for concurrent use.
@@ -46,7 +51,12 @@ type Mounted struct {
 	ids    *inodeTable
 
 	tree     atomic.Pointer[mcpfs.Tree]
-	updateMu sync.Mutex // serializes Update
+	updateMu sync.Mutex // serializes invalidation (Update and saved skills)
+	swapMu   sync.Mutex // serializes replacing the tree; never held while waiting on the kernel
+
+	skills *skills.Store // nil: skills/ is read only
+	stage  stage
+	bg     sync.WaitGroup // invalidations after a skill was saved
 
 	unmountOnce sync.Once
 	unmountErr  error
@@ -69,7 +79,10 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 	}
 	asRoot := os.Geteuid() == 0
 
-	m := &Mounted{dir: abs, log: logger, ids: newInodeTable()}
+	m := &Mounted{dir: abs, log: logger, ids: newInodeTable(), skills: opts.Skills, stage: stage{drafts: map[string]*draft{}}}
+	if m.skills != nil {
+		initial = initial.WithSkills(skills.ForTree(m.skills.List()))
+	}
 	m.tree.Store(initial)
 	m.root = &dirNode{m: m, path: "."}
 
@@ -182,14 +195,20 @@ func (m *Mounted) Tree() *mcpfs.Tree { return m.tree.Load() }
 // Update serves t from now on and tells the kernel to forget what changed
 // since the previous tree: entries that appeared or disappeared, files
 // whose content changed, and directory attributes. Unchanged files keep
-// their inodes and cached pages. A nil t is ignored.
+// their inodes and cached pages. A nil t is ignored. With Options.Skills,
+// the tree served is t with the store's current skills.
 func (m *Mounted) Update(t *mcpfs.Tree) {
 	if t == nil {
 		return
 	}
 	m.updateMu.Lock()
 	defer m.updateMu.Unlock()
+	m.swapMu.Lock()
+	if m.skills != nil {
+		t = t.WithSkills(skills.ForTree(m.skills.List()))
+	}
 	old := m.tree.Swap(t)
+	m.swapMu.Unlock()
 	if old == t {
 		return
 	}
@@ -213,6 +232,7 @@ func (m *Mounted) Unmount() error {
 		}
 		m.log.Warn("mount point busy; detached it lazily", "dir", m.dir, "error", err)
 	})
+	m.bg.Wait()
 	return m.unmountErr
 }
 

@@ -3,6 +3,8 @@ package fuse
 import (
 	"context"
 	"os"
+
+	mcpfs "github.com/mcpfs/mcpfs/fs"
 	"syscall"
 	"time"
 
@@ -51,6 +53,9 @@ func childPath(dir, name string) string {
 
 // Lookup finds name in the current tree.
 func (d *dirNode) Lookup(ctx context.Context, name string, out *gofuse.EntryOut) (*fusefs.Inode, syscall.Errno) {
+	if d.writableSkills() {
+		return d.m.lookupFolder(ctx, &d.Inode, name, out)
+	}
 	p := childPath(d.path, name)
 	child, errno := d.m.newNode(p)
 	if errno != 0 {
@@ -89,6 +94,9 @@ func (m *Mounted) newNode(p string) (fusefs.InodeEmbedder, syscall.Errno) {
 
 // Readdir lists the directory in the current tree.
 func (d *dirNode) Readdir(ctx context.Context) (fusefs.DirStream, syscall.Errno) {
+	if d.writableSkills() {
+		return fusefs.NewListDirStream(d.m.readdirSkills()), 0
+	}
 	t := d.m.tree.Load()
 	entries, err := t.ReadDir(d.path)
 	if err != nil {
@@ -127,6 +135,9 @@ func (d *dirNode) fillAttr(a *gofuse.Attr) uint64 {
 	ino, mtime := d.m.ids.dir(d.path, time.Time{})
 	a.Ino = ino
 	a.Mode = syscall.S_IFDIR | 0o555
+	if d.writableSkills() {
+		a.Mode = syscall.S_IFDIR | 0o755
+	}
 	// 1 tells find(1) and friends that the link count says nothing about
 	// subdirectories, as btrfs does.
 	a.Nlink = 1
@@ -138,9 +149,16 @@ func (d *dirNode) fillAttr(a *gofuse.Attr) uint64 {
 	return ino
 }
 
-// Access refuses write access: the tree is read only, even for root.
+// writableSkills reports whether d is skills/ of a mount with a skill
+// store.
+func (d *dirNode) writableSkills() bool {
+	return d.m.skills != nil && d.path == mcpfs.SkillsDir
+}
+
+// Access refuses write access: the tree is read only, even for root,
+// except skills/ when skills are writable.
 func (d *dirNode) Access(ctx context.Context, mask uint32) syscall.Errno {
-	if mask&2 != 0 { // W_OK
+	if mask&2 != 0 && !d.writableSkills() { // W_OK
 		return syscall.EROFS
 	}
 	return 0
@@ -183,7 +201,7 @@ func (f *fileNode) Open(ctx context.Context, flags uint32) (fusefs.FileHandle, u
 	if flags&syscall.O_ACCMODE != syscall.O_RDONLY || flags&(syscall.O_TRUNC|syscall.O_APPEND|syscall.O_CREAT) != 0 {
 		return nil, 0, syscall.EROFS
 	}
-	return nil, gofuse.FOPEN_KEEP_CACHE, 0
+	return nil, gofuse.FOPEN_KEEP_CACHE | gofuse.FOPEN_NOFLUSH, 0
 }
 
 // Read serves the bytes the file was looked up with.
@@ -221,9 +239,10 @@ func setOwner(a *gofuse.Attr) {
 
 var _ = (fusefs.NodeFlusher)((*fileNode)(nil))
 
-// Flush answers ENOSYS, which tells the kernel to stop sending FLUSH on
-// every close: there is nothing to flush in a read-only file, and it saves
-// a round trip per close.
+// Flush has nothing to do for a read-only file. Open sets FOPEN_NOFLUSH
+// so that the kernel does not send FLUSH for these files at all; it must
+// not answer ENOSYS, which would stop FLUSH for the whole mount, and with
+// it the save on close of skill files.
 func (f *fileNode) Flush(ctx context.Context, fh fusefs.FileHandle) syscall.Errno {
-	return syscall.ENOSYS
+	return 0
 }

@@ -37,13 +37,19 @@ func (d *dirNode) Setattr(context.Context, fusefs.FileHandle, *gofuse.SetAttrIn,
 	return syscall.EROFS
 }
 
-// Create refuses new files.
+// Create refuses new files (skills/ holds only folders: EPERM).
 func (d *dirNode) Create(context.Context, string, uint32, uint32, *gofuse.EntryOut) (*fusefs.Inode, fusefs.FileHandle, uint32, syscall.Errno) {
+	if d.writableSkills() {
+		return nil, nil, 0, syscall.EPERM
+	}
 	return nil, nil, 0, syscall.EROFS
 }
 
-// Mkdir refuses new directories.
-func (d *dirNode) Mkdir(context.Context, string, uint32, *gofuse.EntryOut) (*fusefs.Inode, syscall.Errno) {
+// Mkdir refuses new directories, except a new skill folder in skills/.
+func (d *dirNode) Mkdir(ctx context.Context, name string, mode uint32, out *gofuse.EntryOut) (*fusefs.Inode, syscall.Errno) {
+	if d.writableSkills() {
+		return d.m.mkdirSkill(ctx, &d.Inode, name, out)
+	}
 	return nil, syscall.EROFS
 }
 
@@ -65,12 +71,25 @@ func (d *dirNode) Symlink(context.Context, string, string, *gofuse.EntryOut) (*f
 // Unlink refuses removing files.
 func (d *dirNode) Unlink(context.Context, string) syscall.Errno { return syscall.EROFS }
 
-// Rmdir refuses removing directories.
-func (d *dirNode) Rmdir(context.Context, string) syscall.Errno { return syscall.EROFS }
-
-// Rename refuses renames.
-func (d *dirNode) Rename(context.Context, string, fusefs.InodeEmbedder, string, uint32) syscall.Errno {
+// Rmdir refuses removing directories, except an empty skill folder in
+// skills/, which removes the skill.
+func (d *dirNode) Rmdir(ctx context.Context, name string) syscall.Errno {
+	if d.writableSkills() {
+		return d.m.rmdirSkill(ctx, name)
+	}
 	return syscall.EROFS
+}
+
+// Rename refuses renames, except of a folder in skills/ onto another name
+// there, which saves the folder as that skill.
+func (d *dirNode) Rename(ctx context.Context, name string, newParent fusefs.InodeEmbedder, newName string, flags uint32) syscall.Errno {
+	if !d.writableSkills() {
+		return syscall.EROFS
+	}
+	if newParent.EmbeddedInode() != &d.Inode || flags != 0 {
+		return syscall.EXDEV
+	}
+	return d.m.renameSkill(ctx, name, newName)
 }
 
 // Setxattr refuses extended attributes.

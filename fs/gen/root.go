@@ -25,12 +25,20 @@ const GoMod = "module mcpfs\n\ngo 1.21\n"
 // RuntimeImport is the import path of the runtime package in the tree.
 const RuntimeImport = "mcpfs/mcp"
 
+// SkillEntry is one saved skill in the README index.
+type SkillEntry struct {
+	Name        string
+	Description string
+	HasRun      bool // the skill declares a Run entry point
+}
+
 // Root returns the files at the root of the tree: README.md, go.mod and the
-// runtime package (mcp/*.go), sorted by Path. It is a pure function of c; a
-// nil c gives a README with no servers.
-func Root(c *discovery.Catalog) []File {
+// runtime package (mcp/*.go), sorted by Path. It is a pure function of c
+// and skills; a nil c gives a README with no servers. skills are listed in
+// the README in the order given.
+func Root(c *discovery.Catalog, skills ...SkillEntry) []File {
 	files := []File{
-		{Path: "README.md", Data: []byte(readme(c))},
+		{Path: "README.md", Data: []byte(readme(c, skills))},
 		{Path: "go.mod", Data: []byte(GoMod)},
 	}
 	files = append(files, runtimeFiles()...)
@@ -60,7 +68,7 @@ func runtimeFiles() []File {
 }
 
 // readme is the tree's README.md, written for an agent.
-func readme(c *discovery.Catalog) string {
+func readme(c *discovery.Catalog, skills []SkillEntry) string {
 	var b strings.Builder
 	b.WriteString(`# mcpfs
 
@@ -114,11 +122,24 @@ func main() {
 
 Reusable code goes in skills/<name>/: a SKILL.md (front matter with name and
 description, then how to use it) and Go files in ` + "`package <name>`" + `, imported
-as ` + "`mcpfs/skills/<name>`" + `.
+as ` + "`mcpfs/skills/<name>`" + `. A skill is checked when saved (on close, in
+the mount; or ` + "`mcpfs skills add DIR`" + `); a refused save leaves the last
+good version in use and the problems in skills/<name>/ERRORS.txt.
 
-## Servers
+## Skills
 
 `)
+	if len(skills) == 0 {
+		b.WriteString("No skills are saved yet.\n")
+	}
+	for _, s := range skills {
+		line := "- skills/" + s.Name + "/ — " + strings.Join(strings.Fields(s.Description), " ")
+		if s.HasRun {
+			line += " (has Run)"
+		}
+		b.WriteString(markdownLine(line) + "\n")
+	}
+	b.WriteString("\n## Servers\n\n")
 	if c == nil || len(c.Servers) == 0 {
 		b.WriteString("No servers are configured.\n")
 		return b.String()
