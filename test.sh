@@ -26,7 +26,7 @@ fi
 PGBIN=$(pg_bin)
 if [ -n "$PGBIN" ]; then
 	PGTMP=$(mktemp -d /tmp/mcpfs-pg.XXXXXX)
-	PGPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 55432)
+	PGPORT=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close() })' 2>/dev/null || echo 55432)
 	if [ "$(id -u)" = 0 ]; then
 		chown postgres "$PGTMP"
 		as_pg() { su postgres -s /bin/sh -c "$*"; }
