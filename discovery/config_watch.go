@@ -31,16 +31,20 @@ func WatchConfig(ctx context.Context, cfg *Config, interval time.Duration, geten
 	if getenv == nil {
 		getenv = os.LookupEnv
 	}
-	last := statConfig(cfg.Path)
+	// The first look re-reads the file: it may have changed between
+	// loading cfg and this call.
+	var last fileState
 	good := cfg
 	var lastErr string
 	t := time.NewTicker(interval)
 	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
 		}
 		st := statConfig(cfg.Path)
 		if st == last {
