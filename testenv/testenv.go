@@ -32,3 +32,27 @@ func Bin(t testing.TB, name string) string {
 	}
 	return p
 }
+
+// Node22 returns the path of the pinned node 22 (the npm package "node",
+// installed under testenv/node_modules), which clients needing node ≥ 22
+// run on; it skips the test when it is missing.
+func Node22(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(Dir(), "node_modules", "node", "bin", "node")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("skipping: node 22 is not installed in testenv; run ./test.sh once, or: npm ci --prefix %s", Dir())
+	}
+	return p
+}
+
+// Module returns the path of a file inside an installed npm package (for
+// example "@modelcontextprotocol/conformance/dist/index.js"), skipping the
+// test when it is missing.
+func Module(t testing.TB, rel string) string {
+	t.Helper()
+	p := filepath.Join(Dir(), "node_modules", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("skipping: %s is not installed; run ./test.sh once, or: npm ci --prefix %s", rel, Dir())
+	}
+	return p
+}

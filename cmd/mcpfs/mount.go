@@ -35,10 +35,7 @@ killed mcpfs is removed first.`,
 }
 
 func runMount(ctx context.Context, g *globals, dir string) error {
-	if g.connectTimeout <= 0 {
-		return usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
-	}
-	cfg, err := discovery.Load(g.config, discovery.LoadOptions{})
+	cfg, err := g.loadConfig()
 	if err != nil {
 		return err
 	}
@@ -46,64 +43,66 @@ func runMount(ctx context.Context, g *globals, dir string) error {
 	if err := fuse.Check(dir, fuse.Options{Logger: g.log}); err != nil {
 		return err
 	}
-	if cfg.Path == "" {
-		g.log.Info("no config file found; using the built-in default", "servers", len(cfg.Servers))
-	} else {
-		g.log.Info("config", "file", cfg.Path, "found-by", cfg.Source, "servers", len(cfg.Servers))
-	}
-	for _, w := range cfg.Warnings {
-		g.log.Warn("config: " + w)
-	}
-
 	// Servers start now and connect in the background; the mount does
 	// not wait for them.
-	sup := discovery.Start(ctx, cfg, discovery.Options{
-		Logger:         g.log,
-		ConnectTimeout: g.connectTimeout,
-		Builtins:       builtins(),
-		Cache:          g.openCache(), // closed by sup.Close
-	})
-	defer sup.Close()
-	updates, stopWatch := sup.Watch()
-	defer stopWatch()
-
-	cat := sup.Catalog()
-	m, err := fuse.Mount(dir, mcpfs.New(cat, mcpfs.Options{}), fuse.Options{Logger: g.log, Debug: g.verbose >= 3})
+	e := startEngine(ctx, g, cfg, engineOptions{})
+	defer e.Close()
+	m, err := mountEngine(g, e, dir)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stderr, "mcpfs: mounted at %s (%s); Ctrl-C to unmount\n", m.Dir(), plural(len(cat.Servers), "server"))
-	states := &stateReporter{w: g.stderr, last: map[string]string{}}
-	states.report(cat)
+	fmt.Fprintf(g.stderr, "mcpfs: mounted at %s (%s); Ctrl-C to unmount\n", dir, plural(len(e.Catalog().Servers), "server"))
+	select {
+	case <-ctx.Done():
+		if err := m.Unmount(); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stderr, "mcpfs: unmounted %s\n", dir)
+		return nil
+	case <-m.Lost():
+		m.Unmount()
+		return fmt.Errorf("%s was unmounted by someone else (umount); exiting", dir)
+	}
+}
 
-	served := make(chan struct{})
+// engineMount is the engine's tree mounted at a folder, following every
+// new tree, with server state changes printed on stderr.
+type engineMount struct {
+	m      *fuse.Mounted
+	stop   func() // stops following the engine
+	served chan struct{}
+}
+
+// mountEngine mounts e's tree at dir (already checked with fuse.Check)
+// and keeps it current until Unmount.
+func mountEngine(g *globals, e *engine, dir string) (*engineMount, error) {
+	t := e.Tree()
+	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3})
+	if err != nil {
+		return nil, err
+	}
+	states := &stateReporter{w: g.stderr, last: map[string]string{}}
+	states.report(t.Catalog())
+	em := &engineMount{m: m, served: make(chan struct{})}
+	em.stop = e.follow(t, func(t *mcpfs.Tree) {
+		m.Update(t)
+		states.report(t.Catalog())
+	})
 	go func() {
 		m.Wait()
-		close(served)
+		close(em.served)
 	}()
-	for {
-		select {
-		case <-ctx.Done():
-			if err := m.Unmount(); err != nil {
-				return err
-			}
-			fmt.Fprintf(g.stderr, "mcpfs: unmounted %s\n", m.Dir())
-			return nil
-		case <-served:
-			return fmt.Errorf("%s was unmounted by someone else (umount); exiting", m.Dir())
-		case next, ok := <-updates:
-			if !ok {
-				updates = nil // the supervisor closed; keep serving the last tree
-				continue
-			}
-			if next.Version <= cat.Version {
-				continue
-			}
-			m.Update(mcpfs.New(next, mcpfs.Options{}))
-			states.report(next)
-			cat = next
-		}
-	}
+	return em, nil
+}
+
+// Lost is closed when the mount ends: after Unmount, or when it was
+// unmounted from outside.
+func (em *engineMount) Lost() <-chan struct{} { return em.served }
+
+// Unmount stops following the engine and unmounts.
+func (em *engineMount) Unmount() error {
+	em.stop()
+	return em.m.Unmount()
 }
 
 // stateReporter prints a line on each server state change. A failed

@@ -99,6 +99,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 
 	root.AddCommand(newLsCmd(g), newCatCmd(g), newExportCmd(g), newMountCmd(g), newBuiltinCmd(g), newRunCmd(g), newCacheCmd(g), newVersionCmd(g))
 	root.AddCommand(newSkillsCmd(g))
+	root.AddCommand(newServeCmd(g))
 	root.AddCommand(newDoctorCmd(g))
 	return root
 }

@@ -1,0 +1,321 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/naming"
+	"github.com/mcpfs/mcpfs/exec"
+	"github.com/mcpfs/mcpfs/exec/check"
+	mcpfs "github.com/mcpfs/mcpfs/fs"
+)
+
+// engine is what a long-lived mcpfs process owns: the config, the
+// supervisor with every server connection (and the cache), the current
+// tree, rebuilt on every catalog the supervisor publishes, and the snippet
+// runner with its warm worker pool. `mcpfs mount` and `mcpfs serve`
+// (with or without --mount) run one engine: one set of connections for
+// every face.
+type engine struct {
+	cfg            *discovery.Config
+	sup            *discovery.Supervisor
+	connectTimeout time.Duration
+	outputDir      string
+	runnerOpts     exec.Options
+
+	tree atomic.Pointer[mcpfs.Tree]
+
+	runnerOnce sync.Once
+	runner     *exec.Runner
+
+	mu       sync.Mutex
+	watchers map[chan *mcpfs.Tree]struct{}
+	closed   bool
+
+	stopSup   func()        // stops the supervisor watch
+	followed  chan struct{} // closed when the watch loop ends
+	closeOnce sync.Once
+}
+
+// engineOptions configure an engine.
+type engineOptions struct {
+	// WarmRunner starts the snippet runner, and a worker for its pool, at
+	// once; otherwise the runner starts on the first Run.
+	WarmRunner bool
+	// Timeout is a snippet's run time when Run is given none. Default 30 s.
+	Timeout time.Duration
+	// Strict refuses to run snippets unless every sandbox layer is active.
+	Strict bool
+}
+
+// loadConfig loads the config the global flags name and logs what was
+// found. A bad config is an error that exits 2.
+func (g *globals) loadConfig() (*discovery.Config, error) {
+	if g.connectTimeout <= 0 {
+		return nil, usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
+	}
+	cfg, err := discovery.Load(g.config, discovery.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Path == "" {
+		g.log.Info("no config file found; using the built-in default", "servers", len(cfg.Servers))
+	} else {
+		g.log.Info("config", "file", cfg.Path, "found-by", cfg.Source, "servers", len(cfg.Servers))
+	}
+	for _, w := range cfg.Warnings {
+		g.log.Warn("config: " + w)
+	}
+	return cfg, nil
+}
+
+// startEngine starts every server of cfg in the background and returns at
+// once; the tree shows each server as connecting until it is ready. Close
+// must be called.
+func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts engineOptions) *engine {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 30 * time.Second
+	}
+	e := &engine{
+		cfg:            cfg,
+		connectTimeout: g.connectTimeout,
+		outputDir:      engineOutputDir(g.dataDir),
+		watchers:       map[chan *mcpfs.Tree]struct{}{},
+		followed:       make(chan struct{}),
+	}
+	e.runnerOpts = exec.Options{
+		Logger:    g.log,
+		Timeout:   opts.Timeout,
+		Strict:    opts.Strict,
+		PoolSize:  1,
+		OutputDir: e.outputDir,
+	}
+	e.sup = discovery.Start(ctx, cfg, discovery.Options{
+		Logger:         g.log,
+		ConnectTimeout: g.connectTimeout,
+		Builtins:       builtins(),
+		Cache:          g.openCache(), // closed by sup.Close
+	})
+	e.tree.Store(mcpfs.New(e.sup.Catalog(), mcpfs.Options{}))
+	updates, stop := e.sup.Watch()
+	e.stopSup = stop
+	go func() {
+		defer close(e.followed)
+		for cat := range updates {
+			e.publish(cat)
+		}
+	}()
+	if opts.WarmRunner {
+		e.getRunner()
+	}
+	return e
+}
+
+// engineOutputDir is where long snippet output is saved: <data
+// dir>/output, or <temp dir>/mcpfs-output.
+func engineOutputDir(dataDir string) string {
+	if dataDir != "" {
+		return filepath.Join(dataDir, "output")
+	}
+	return filepath.Join(os.TempDir(), "mcpfs-output")
+}
+
+// Tree returns the tree of the newest catalog. It is the same value until
+// the catalog changes, so that what is derived from a tree (type-checked
+// packages, search indexes) is reused.
+func (e *engine) Tree() *mcpfs.Tree { return e.tree.Load() }
+
+// Catalog returns the catalog of the current tree.
+func (e *engine) Catalog() *discovery.Catalog { return e.Tree().Catalog() }
+
+// Config returns the loaded config.
+func (e *engine) Config() *discovery.Config { return e.cfg }
+
+// publish makes the tree of cat current if cat is newer than the current
+// tree's catalog, and tells the watchers.
+func (e *engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
+	for {
+		cur := e.tree.Load()
+		if cat.Version <= cur.Catalog().Version {
+			return cur
+		}
+		t := mcpfs.New(cat, mcpfs.Options{})
+		if e.tree.CompareAndSwap(cur, t) {
+			e.notify(t)
+			return t
+		}
+	}
+}
+
+// notify hands t to every watcher, replacing a tree not yet received.
+func (e *engine) notify(t *mcpfs.Tree) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for ch := range e.watchers {
+		select {
+		case <-ch:
+		default:
+		}
+		ch <- t
+	}
+}
+
+// follow calls f with every tree newer than since (the tree the caller
+// has already seen), from one goroutine, until the returned stop is
+// called; stop waits for a call in progress. A slow f skips trees, never
+// the newest one.
+func (e *engine) follow(since *mcpfs.Tree, f func(*mcpfs.Tree)) (stop func()) {
+	ch := make(chan *mcpfs.Tree, 1)
+	e.mu.Lock()
+	if cur := e.tree.Load(); cur != since {
+		ch <- cur
+	}
+	if !e.closed {
+		e.watchers[ch] = struct{}{}
+	} else {
+		close(ch)
+	}
+	e.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for t := range ch {
+			f(t)
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			e.mu.Lock()
+			if _, ok := e.watchers[ch]; ok {
+				delete(e.watchers, ch)
+				close(ch)
+			}
+			e.mu.Unlock()
+			<-done
+		})
+	}
+}
+
+// getRunner returns the runner, starting it on first use; nil after Close.
+func (e *engine) getRunner() *exec.Runner {
+	e.runnerOnce.Do(func() { e.runner = exec.NewRunner(e.runnerOpts) })
+	return e.runner
+}
+
+// Run type-checks a snippet against the current tree and runs it in a
+// sandboxed worker, its tool calls going to the supervisor. A snippet that
+// does not pass the check returns its check.ErrorList and a nil Result.
+// When the snippet imports a server that is still connecting and has no
+// tools yet, Run first waits for it (at most the connect timeout).
+func (e *engine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
+	e.waitForImports(ctx, filename, src)
+	tree := e.publish(e.sup.Catalog())
+	prog, err := check.Check(filename, src, tree, check.Options{})
+	if err != nil {
+		return nil, err
+	}
+	r := e.getRunner()
+	if r == nil {
+		return nil, fmt.Errorf("run %s: %w", filename, exec.ErrClosed)
+	}
+	return r.Run(ctx, exec.Request{
+		Filename: filename,
+		Source:   prog.Source,
+		Tree:     tree,
+		Packages: prog.TreePackages,
+		Timeout:  timeout,
+		Call:     e.sup.CallTool,
+	})
+}
+
+// waitForImports waits until no server the snippet imports is connecting
+// without tools, bounded by the connect timeout. A snippet that does not
+// parse is left to the check to report.
+func (e *engine) waitForImports(ctx context.Context, filename string, src []byte) {
+	f, err := parser.ParseFile(token.NewFileSet(), filename, src, parser.ImportsOnly)
+	if err != nil {
+		return
+	}
+	want := map[string]bool{}
+	for _, imp := range f.Imports {
+		p, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		if name, ok := strings.CutPrefix(p, "mcpfs/"+mcpfs.ServersDir+"/"); ok {
+			want[name] = true
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	e.waitFor(ctx, func(name string) bool { return want[naming.Package(name)] })
+}
+
+// WaitReady waits until no server is connecting without tools, at most
+// the connect timeout, and makes the newest catalog's tree current.
+func (e *engine) WaitReady(ctx context.Context) {
+	e.waitFor(ctx, func(string) bool { return true })
+	e.publish(e.sup.Catalog())
+}
+
+// waitFor waits until no server that match selects is connecting without
+// tools, bounded by the connect timeout.
+func (e *engine) waitFor(ctx context.Context, match func(name string) bool) {
+	waiting := func(cat *discovery.Catalog) bool {
+		for _, s := range cat.Servers {
+			if match(s.Name) && s.State == discovery.StateConnecting && len(s.Tools) == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if !waiting(e.sup.Catalog()) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.connectTimeout+5*time.Second)
+	defer cancel()
+	updates, stop := e.sup.Watch()
+	defer stop()
+	for {
+		select {
+		case cat, ok := <-updates:
+			if !ok || !waiting(cat) {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// Close stops the runner, every server and every watcher.
+func (e *engine) Close() {
+	e.closeOnce.Do(func() {
+		e.stopSup()
+		<-e.followed
+		e.mu.Lock()
+		e.closed = true
+		for ch := range e.watchers {
+			delete(e.watchers, ch)
+			close(ch)
+		}
+		e.mu.Unlock()
+		e.runnerOnce.Do(func() {}) // no runner starts after Close
+		if e.runner != nil {
+			e.runner.Close()
+		}
+		e.sup.Close()
+	})
+}
