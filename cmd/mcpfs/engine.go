@@ -42,9 +42,10 @@ type engine struct {
 	watchers map[chan *mcpfs.Tree]struct{}
 	closed   bool
 
-	stopSup   func()        // stops the supervisor watch
-	followed  chan struct{} // closed when the watch loop ends
-	closeOnce sync.Once
+	stopSup         func()        // stops the supervisor watch
+	stopConfigWatch func()        // stops following the config file
+	followed        chan struct{} // closed when the watch loop ends
+	closeOnce       sync.Once
 }
 
 // engineOptions configure an engine.
@@ -118,7 +119,35 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 	if opts.WarmRunner {
 		e.getRunner()
 	}
+	e.watchConfig(ctx, g)
 	return e
+}
+
+// watchConfig follows edits of the config file: servers added, removed or
+// changed in it are started, stopped or restarted without a restart of
+// mcpfs, and an edit that breaks the file is reported while the last good
+// config stays in use.
+func (e *engine) watchConfig(ctx context.Context, g *globals) {
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	e.stopConfigWatch = func() { cancel(); <-done }
+	go func() {
+		defer close(done)
+		discovery.WatchConfig(wctx, e.cfg, 0, nil,
+			func(cfg *discovery.Config) {
+				g.log.Warn("config file changed: applying it", "file", cfg.Path, "servers", len(cfg.Servers))
+				for _, w := range cfg.Warnings {
+					g.log.Warn("config: " + w)
+				}
+				e.mu.Lock()
+				e.cfg = cfg
+				e.mu.Unlock()
+				e.sup.Reconfigure(cfg)
+			},
+			func(err error) {
+				g.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
+			})
+	}()
 }
 
 // engineOutputDir is where long snippet output is saved: <data
@@ -138,8 +167,13 @@ func (e *engine) Tree() *mcpfs.Tree { return e.tree.Load() }
 // Catalog returns the catalog of the current tree.
 func (e *engine) Catalog() *discovery.Catalog { return e.Tree().Catalog() }
 
-// Config returns the loaded config.
-func (e *engine) Config() *discovery.Config { return e.cfg }
+// Config returns the config in use: the one loaded at start, or the last
+// good edit of its file.
+func (e *engine) Config() *discovery.Config {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cfg
+}
 
 // publish makes the tree of cat current if cat is newer than the current
 // tree's catalog, and tells the watchers.
@@ -303,6 +337,7 @@ func (e *engine) waitFor(ctx context.Context, match func(name string) bool) {
 // Close stops the runner, every server and every watcher.
 func (e *engine) Close() {
 	e.closeOnce.Do(func() {
+		e.stopConfigWatch()
 		e.stopSup()
 		<-e.followed
 		e.mu.Lock()
