@@ -72,20 +72,15 @@ func readme(c *discovery.Catalog, skills []SkillEntry) string {
 	var b strings.Builder
 	b.WriteString(`# mcpfs
 
-Every tool of the MCP servers below is a typed Go function. Find the tools you
-need, write one Go program that calls them, and run it: only what it prints
-comes back, so filter and summarise large results in the program.
+Each server below is a Go package; each tool, a typed function. Write one Go
+program that calls them and prints only what you need: large results stay in
+the program.
 
-## Discover
-
-    ls servers/                       # one Go package per server
-    cat servers/<server>/doc.go       # the server: state, instructions, one line per tool
-    cat servers/<server>/<tool>.go    # one tool: description, <Func>Args, result type
-    grep -ril invoice servers/        # find tools by word
-
-## Write a snippet
-
-A snippet is a ` + "`package main`" + ` file that imports server packages:
+    ls servers/                   # one package per server
+    cat servers/<s>/doc.go        # a server: state, one line per tool
+    cat servers/<s>/<tool>.go     # a tool: description, <Func>Args, result
+    grep -ril <word> servers/     # find tools
+    mcpfs run main.go             # run a program
 
 ` + "```go" + `
 package main
@@ -94,37 +89,26 @@ import (
 	"fmt"
 
 	"mcpfs/mcp"
-	"mcpfs/servers/<server>"
+	"mcpfs/servers/<s>"
 )
 
 func main() {
-	out, err := <server>.<Func>(<server>.<Func>Args{Path: "a.txt", Head: mcp.Int(10)})
+	out, err := <s>.<Func>(<s>.<Func>Args{Path: "a.txt", Head: mcp.Int(10)})
 	if err != nil {
-		fmt.Println("error:", err)
+		fmt.Println(err)
 		return
 	}
-	fmt.Println(out) // print only what you need
+	fmt.Println(len(out.Content)) // a summary, not the data
 }
 ` + "```" + `
 
-- Required arguments are plain fields; optional ones are pointers, made with
-  mcp.String, mcp.Int, mcp.Float and mcp.Bool.
-- Tools with an output schema return a typed ` + "`<Func>Result`" + `; the others return
-  mcp.Result: ` + "`out.Text()`" + ` is its text, ` + "`out.Decode(&v)`" + ` parses it as JSON.
-- A tool that reports an error returns it as the error: ` + "`te, ok := mcp.AsToolError(err)`" + `
-  gives its text (errors.As does not work on it in snippets).
+Optional fields are pointers: mcp.String, mcp.Int, mcp.Float, mcp.Bool. Tools
+without an output schema return mcp.Result (Text(), Decode(&v)).
+mcp.AsToolError(err) gives a tool's error text (errors.As does not work on it).
 
-## Run
-
-    mcpfs run snippet.go
-
-## Save a skill
-
-Reusable code goes in skills/<name>/: a SKILL.md (front matter with name and
-description, then how to use it) and Go files in ` + "`package <name>`" + `, imported
-as ` + "`mcpfs/skills/<name>`" + `. A skill is checked when saved (on close, in
-the mount; or ` + "`mcpfs skills add DIR`" + `); a refused save leaves the last
-good version in use and the problems in skills/<name>/ERRORS.txt.
+Save reusable code as skills/<name>/: SKILL.md (front matter: name,
+description) and Go files of package <name>, imported as mcpfs/skills/<name>.
+A refused save keeps the last good version; skills/<name>/ERRORS.txt says why.
 
 ## Skills
 
