@@ -1,0 +1,166 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestQuickDocstore runs the quick suite on the built-in docstore alone
+// and checks the report: its sections, and savings computed from real
+// token counts.
+func TestQuickDocstore(t *testing.T) {
+	out := t.TempDir()
+	r, err := runBench(t.Context(), options{out: out, quick: true, npm: false, command: "go test ./cmd/mcpfs-bench"})
+	if err != nil {
+		t.Fatalf("runBench: %v", err)
+	}
+	report, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# mcpfs benchmark report", "| tokenizer | o200k_base", "## Tokens", "![Tokens per workload", "### How tokens are counted",
+		"### Discovery", "### Chaining", "### Workflow", "## Speed", "## go test benchmarks", "Tool call", "Snippet run", "Memory",
+	} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	svg, err := os.ReadFile(filepath.Join(out, "tokens.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(svg), "<svg") || !strings.Contains(string(svg), "Chaining") {
+		t.Errorf("tokens.svg is not the chart: %.200s", svg)
+	}
+
+	for _, tc := range []struct {
+		name      string
+		minDirect int     // the direct way must carry the data through the context
+		minSaving float64 // and mcpfs must avoid most of it
+		maxMCPFS  int
+	}{
+		{"filter 10,000 rows", 300_000, 0.99, 5_000},
+		{"move a document: docstore", 100_000, 0.95, 5_000},
+		{"discover 1 tool: 100 servers", 500_000, 0.99, 20_000},
+	} {
+		c := r.caseNamed(tc.name)
+		if c == nil {
+			t.Errorf("no case %q in %d cases", tc.name, len(r.Cases))
+			continue
+		}
+		direct, mcpfs := 0, 0
+		for _, p := range c.Direct.Parts {
+			if p.Tokens <= 0 && p.Bytes > 0 {
+				t.Errorf("%s: direct part %q has %d bytes and %d tokens", tc.name, p.What, p.Bytes, p.Tokens)
+			}
+			direct += p.Tokens
+		}
+		for _, p := range c.MCPFS.Parts {
+			mcpfs += p.Tokens
+		}
+		if direct < tc.minDirect {
+			t.Errorf("%s: direct way %d tokens, want ≥ %d", tc.name, direct, tc.minDirect)
+		}
+		if mcpfs <= 0 || mcpfs > tc.maxMCPFS {
+			t.Errorf("%s: mcpfs way %d tokens, want 1..%d", tc.name, mcpfs, tc.maxMCPFS)
+		}
+		saving := 1 - float64(mcpfs)/float64(direct)
+		if saving < tc.minSaving || c.Saving() != saving {
+			t.Errorf("%s: saving %v (Saving() %v), want ≥ %v", tc.name, saving, c.Saving(), tc.minSaving)
+		}
+		row := fmt.Sprintf("| %s | %s | %s | %s |", c.Name, thousands(direct), thousands(mcpfs), percent(c.Ratio()))
+		if !strings.Contains(string(report), row) {
+			t.Errorf("report.md lacks the row %q", row)
+		}
+	}
+	if c := r.caseNamed("filter 10,000 rows"); c != nil && !strings.Contains(c.Output, "10000 rows") {
+		t.Errorf("filter output %q does not say it saw 10000 rows", c.Output)
+	}
+}
+
+func TestResultText(t *testing.T) {
+	for _, tc := range []struct{ name, raw, want string }{
+		{"text blocks", `{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`, "a\nb"},
+		{"structured counted once", `{"content":[{"type":"text","text":"{\"x\":1}"}],"structuredContent":{"x":1}}`, `{"x":1}`},
+		{"structured only", `{"content":[],"structuredContent":{"x":1}}`, `{"x":1}`},
+		{"image block as JSON", `{"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]}`, `{"type":"image","data":"AA==","mimeType":"image/png"}`},
+		{"not JSON", `oops`, `oops`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := resultText(json.RawMessage(tc.raw)); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseGoBench(t *testing.T) {
+	out := `goos: linux
+BenchmarkRun/warm-2         	     100	   4012345 ns/op	         3.9 p50-ms	         5.1 p99-ms
+BenchmarkStat/mount-2       	  300000	      4100 ns/op
+--- SKIP: BenchmarkMountReady
+    bench_test.go:93: skipping: not root
+PASS
+`
+	res, skipped := parseGoBench("./x", []byte(out))
+	want := []goBenchResult{
+		{Pkg: "./x", Name: "BenchmarkRun/warm-2", N: "100", Metrics: []string{"4012345 ns/op", "3.9 p50-ms", "5.1 p99-ms"}},
+		{Pkg: "./x", Name: "BenchmarkStat/mount-2", N: "300000", Metrics: []string{"4100 ns/op"}},
+	}
+	if !reflect.DeepEqual(res, want) {
+		t.Errorf("got %+v, want %+v", res, want)
+	}
+	if len(skipped) != 1 || skipped[0] != "BenchmarkMountReady: skipping: not root" {
+		t.Errorf("skipped %q", skipped)
+	}
+}
+
+// TestSynthCatalog checks the synthetic catalog is deterministic, sized as
+// asked, and keeps the templates' schemas.
+func TestSynthCatalog(t *testing.T) {
+	tmpl := []json.RawMessage{
+		json.RawMessage(`{"name":"a","description":"Does a.","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`),
+		json.RawMessage(`{"name":"b","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`),
+	}
+	c1, t1, err := synthCatalog(tmpl, 30, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, t2, _ := synthCatalog(tmpl, 30, 20)
+	if !reflect.DeepEqual(c1, c2) || t1 != t2 {
+		t.Fatal("two builds with the same seed differ")
+	}
+	if len(c1.Servers) != 30 {
+		t.Fatalf("got %d servers, want 30", len(c1.Servers))
+	}
+	found := false
+	for _, s := range c1.Servers {
+		if len(s.Tools) != 20 {
+			t.Fatalf("server %s has %d tools, want 20", s.Name, len(s.Tools))
+		}
+		seen := map[string]bool{}
+		for _, tool := range s.Tools {
+			if seen[tool.Name] {
+				t.Errorf("server %s lists %s twice", s.Name, tool.Name)
+			}
+			seen[tool.Name] = true
+			var v struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			}
+			if err := json.Unmarshal(tool.Raw, &v); err != nil || v.Name != tool.Name || len(v.InputSchema) == 0 {
+				t.Errorf("tool %s/%s: raw %s (%v)", s.Name, tool.Name, tool.Raw, err)
+			}
+			found = found || (s.Name == t1.Server && tool.Name == t1.Tool)
+		}
+	}
+	if !found {
+		t.Errorf("target %+v is not in the catalog", t1)
+	}
+}

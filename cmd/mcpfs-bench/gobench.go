@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpfs/mcpfs/testenv"
+)
+
+// goBenchmarks are the `go test -bench` benchmarks of the hot paths the
+// report includes: package, -bench pattern, why.
+var goBenchmarks = []struct{ pkg, pattern, what string }{
+	{"./fs/gen", "Server100|Root", "generator: a 100-tool server package, the root files"},
+	{"./fs", "TreeLookup", "tree look-ups"},
+	{"./exec/check", "CheckWarm", "type check of a snippet"},
+	{"./exec", "Run|Call|Import", "worker start and run, the call bridge, importing a 100-tool package"},
+	{"./discovery", "CallToolInProcess|CallToolStdio|StartCached50", "calls through the supervisor; start with 50 cached servers"},
+	{"./fs/fuse", "Stat|OpenReadClose|MountReady", "the FUSE adapter"},
+	{"./cache", ".", "the Badger cache"},
+}
+
+// goBenchResult is one line of `go test -bench` output.
+type goBenchResult struct {
+	Pkg, Name string
+	N         string
+	Metrics   []string // "123 ns/op", "4.5 p50-ms", ...
+}
+
+// goBenchSection is one package's run.
+type goBenchSection struct {
+	Pkg, Pattern, What string
+	Results            []goBenchResult
+	Skipped            []string // "BenchmarkX: reason"
+	Err                string
+	Took               time.Duration
+}
+
+// moduleRoot is the repository root (testenv sits just below it).
+func moduleRoot() string { return filepath.Dir(testenv.Dir()) }
+
+// runGoBenchmarks runs each package's benchmarks with `go test`.
+func runGoBenchmarks(ctx context.Context, benchtime string, progress func(string)) []goBenchSection {
+	var out []goBenchSection
+	for _, b := range goBenchmarks {
+		progress(fmt.Sprintf("go test -run '^$' -bench '%s' -benchtime %s %s", b.pattern, benchtime, b.pkg))
+		sec := goBenchSection{Pkg: b.pkg, Pattern: b.pattern, What: b.what}
+		start := time.Now()
+		cmd := osexec.CommandContext(ctx, "go", "test", "-run", "^$", "-bench", b.pattern, "-benchtime", benchtime, "-count", "1", "-timeout", "20m", b.pkg)
+		cmd.Dir = moduleRoot()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		stdout, err := cmd.Output()
+		sec.Took = time.Since(start)
+		sec.Results, sec.Skipped = parseGoBench(b.pkg, stdout)
+		if err != nil {
+			sec.Err = fmt.Sprintf("%v: %s", err, lastLines(string(stdout)+stderr.String(), 5))
+		}
+		out = append(out, sec)
+	}
+	return out
+}
+
+// parseGoBench reads benchmark lines ("BenchmarkX-2  100  123 ns/op  4 B/op")
+// and skip messages from `go test -bench` output.
+func parseGoBench(pkg string, out []byte) (res []goBenchResult, skipped []string) {
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var pending string // the benchmark whose SKIP message may follow
+	for sc.Scan() {
+		line := sc.Text()
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 4 && strings.HasPrefix(f[0], "Benchmark"):
+			r := goBenchResult{Pkg: pkg, Name: f[0], N: f[1]}
+			for i := 2; i+1 < len(f); i += 2 {
+				r.Metrics = append(r.Metrics, f[i]+" "+f[i+1])
+			}
+			res = append(res, r)
+		case len(f) >= 2 && f[0] == "---" && f[1] == "SKIP:":
+			if len(f) >= 3 {
+				pending = f[2]
+			}
+		case pending != "" && strings.Contains(line, ".go:"):
+			msg := strings.TrimSpace(line)
+			if i := strings.Index(msg, ": "); i >= 0 {
+				msg = msg[i+2:]
+			}
+			skipped = append(skipped, pending+": "+msg)
+			pending = ""
+		}
+	}
+	return res, skipped
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

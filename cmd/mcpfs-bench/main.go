@@ -1,0 +1,101 @@
+// Command mcpfs-bench measures what mcpfs saves and what it costs, on real
+// servers, and writes a report.
+//
+// It starts the built-in docstore and the pinned npm reference servers
+// (testenv/node_modules; see testenv/package.json), runs each workload the
+// direct MCP way and the mcpfs way, counts the tokens of both with the
+// o200k_base BPE tokenizer, measures the speed of calls, snippet runs, the
+// FUSE mount, start-up and memory, optionally runs the packages' `go test
+// -bench` benchmarks, and writes docs/bench/report.md and
+// docs/bench/tokens.svg. docs/BENCHMARKS.md explains the method.
+//
+// Usage, from the repository root:
+//
+//	go run ./cmd/mcpfs-bench                 # the full suite (a few minutes)
+//	go run ./cmd/mcpfs-bench -quick -npm=false -out /tmp/bench
+//
+// Flags:
+//
+//	-out DIR        where report.md and tokens.svg go (default docs/bench)
+//	-quick          fewer iterations, no go test benchmarks
+//	-npm=false      only the built-in docstore, even when npm servers are installed
+//	-gobench        run the go test benchmarks (default: on, off with -quick)
+//	-benchtime D    -benchtime for them (default 1s)
+//	-v              log the servers' stderr and mcpfs's diagnostics
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/mcpfs/mcpfs/exec/worker"
+)
+
+// init turns this process into a snippet worker when the Runner started it
+// as one (the Runner re-executes this program).
+func init() {
+	if worker.IsWorker() {
+		os.Exit(worker.Main())
+	}
+}
+
+func main() {
+	os.Exit(mainArgs(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func mainArgs(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("mcpfs-bench", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	opts := options{progress: stderr}
+	var verbose bool
+	fl.StringVar(&opts.out, "out", "docs/bench", "`dir` for report.md and tokens.svg")
+	fl.BoolVar(&opts.quick, "quick", false, "fewer iterations and no go test benchmarks")
+	fl.BoolVar(&opts.npm, "npm", true, "run the npm reference servers when installed")
+	fl.BoolVar(&opts.goBench, "gobench", true, "run the packages' go test benchmarks (off with -quick unless given)")
+	fl.StringVar(&opts.benchTime, "benchtime", "1s", "-benchtime for the go test benchmarks")
+	fl.BoolVar(&verbose, "v", false, "log diagnostics and the servers' stderr")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "mcpfs-bench: unexpected arguments %q\n", fl.Args())
+		return 2
+	}
+	if opts.quick {
+		given := false
+		fl.Visit(func(f *flag.Flag) { given = given || f.Name == "gobench" })
+		opts.goBench = opts.goBench && given
+	}
+	level := slog.LevelError
+	if verbose {
+		level = slog.LevelInfo
+	}
+	opts.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	opts.command = strings.TrimSpace("go run ./cmd/mcpfs-bench " + strings.Join(args, " "))
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r, err := runBench(ctx, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpfs-bench: %v\n", err)
+		return 1
+	}
+	for _, c := range r.Cases {
+		fmt.Fprintf(stdout, "%-10s %-48s direct %10s  mcpfs %7s  saving %s\n", c.Workload, c.Name, thousands(c.Direct.Tokens()), thousands(c.MCPFS.Tokens()), percent(c.Saving()))
+	}
+	for _, s := range r.Speed {
+		line := fmt.Sprintf("%-10s %s: %s", s.Group, s.What, s.Value)
+		if s.Baseline != "" {
+			line += fmt.Sprintf(" (baseline %s, %s)", s.Baseline, s.Ratio)
+		}
+		fmt.Fprintln(stdout, line)
+	}
+	return 0
+}
