@@ -18,6 +18,7 @@ import (
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/skills"
 )
 
 // engine is what a long-lived mcpfs process owns: the config, the
@@ -35,6 +36,14 @@ type engine struct {
 
 	tree atomic.Pointer[mcpfs.Tree]
 
+	// skills is the skill store; nil when there is no place for one.
+	// Trees include its current skills.
+	skills *skills.Store
+
+	pubMu      sync.Mutex    // serializes making a new tree current
+	skillsKey  string        // names and versions of treeSkills
+	treeSkills []mcpfs.Skill // the skills of the current tree
+
 	runnerOnce sync.Once
 	runner     *exec.Runner
 
@@ -44,6 +53,7 @@ type engine struct {
 
 	stopSup         func()        // stops the supervisor watch
 	stopConfigWatch func()        // stops following the config file
+	stopSkills      func()        // stops following the skill store
 	followed        chan struct{} // closed when the watch loop ends
 	closeOnce       sync.Once
 }
@@ -58,6 +68,10 @@ type engineOptions struct {
 	// Strict refuses to run snippets unless every sandbox layer is active.
 	Strict bool
 }
+
+// skillsRefresh is how often an engine looks for skills that other
+// processes saved (mcpfs skills add, another mount).
+const skillsRefresh = 2 * time.Second
 
 // loadConfig loads the config the global flags name and logs what was
 // found. A bad config is an error that exits 2.
@@ -107,7 +121,13 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 		Builtins:       builtins(),
 		Cache:          g.openCache(), // closed by sup.Close
 	})
-	e.tree.Store(mcpfs.New(e.sup.Catalog(), mcpfs.Options{}))
+	if st, err := g.openSkills(); err != nil {
+		g.log.Warn("skills are not available", "error", err)
+	} else {
+		e.skills = st
+		e.skillsKey, e.treeSkills = skillsState(st.List())
+	}
+	e.tree.Store(mcpfs.New(e.sup.Catalog(), mcpfs.Options{Skills: e.treeSkills}))
 	updates, stop := e.sup.Watch()
 	e.stopSup = stop
 	go func() {
@@ -120,7 +140,71 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 		e.getRunner()
 	}
 	e.watchConfig(ctx, g)
+	e.watchSkills(g)
 	return e
+}
+
+// watchSkills publishes a new tree when the skill store changes: a save
+// through this process (the mount, the MCP face), or one by another
+// process, which a periodic Refresh finds.
+func (e *engine) watchSkills(g *globals) {
+	if e.skills == nil {
+		e.stopSkills = func() {}
+		return
+	}
+	changes, stopWatch := e.skills.Watch()
+	quit, done := make(chan struct{}), make(chan struct{})
+	e.stopSkills = func() { close(quit); <-done; stopWatch() }
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(skillsRefresh)
+		defer tick.Stop()
+		for {
+			select {
+			case <-changes:
+				e.publishSkills()
+			case <-tick.C:
+				if _, err := e.skills.Refresh(); err != nil {
+					g.log.Warn("read saved skills", "dir", e.skills.Dir(), "error", err)
+				}
+			case <-quit:
+				return
+			}
+		}
+	}()
+}
+
+// Skills returns the skill store, nil when skills are not available.
+func (e *engine) Skills() *skills.Store { return e.skills }
+
+// skillsState returns what a tree shows of list, and a key that changes
+// when any skill of list does.
+func skillsState(list []skills.Skill) (string, []mcpfs.Skill) {
+	var key strings.Builder
+	for _, sk := range list {
+		fmt.Fprintf(&key, "%s@%d ", sk.Name, sk.Version)
+	}
+	return key.String(), skills.ForTree(list)
+}
+
+// publishSkills makes current a tree with the store's current skills, if
+// they differ from the current tree's, and tells the watchers.
+func (e *engine) publishSkills() *mcpfs.Tree {
+	if e.skills == nil {
+		return e.tree.Load()
+	}
+	e.pubMu.Lock()
+	defer e.pubMu.Unlock()
+	cur := e.tree.Load()
+	key, list := skillsState(e.skills.List())
+	if key == e.skillsKey {
+		return cur
+	}
+	e.skillsKey, e.treeSkills = key, list
+	t := cur.WithSkills(list)
+	e.tree.Store(t)
+	e.notify(t)
+	return t
 }
 
 // watchConfig follows edits of the config file: servers added, removed or
@@ -159,10 +243,11 @@ func engineOutputDir(dataDir string) string {
 	return filepath.Join(os.TempDir(), "mcpfs-output")
 }
 
-// Tree returns the tree of the newest catalog. It is the same value until
-// the catalog changes, so that what is derived from a tree (type-checked
-// packages, search indexes) is reused.
-func (e *engine) Tree() *mcpfs.Tree { return e.tree.Load() }
+// Tree returns the tree of the newest catalog with the saved skills. It
+// is the same value until the catalog or the skills change, so that what
+// is derived from a tree (type-checked packages, search indexes) is
+// reused.
+func (e *engine) Tree() *mcpfs.Tree { return e.publishSkills() }
 
 // Catalog returns the catalog of the current tree.
 func (e *engine) Catalog() *discovery.Catalog { return e.Tree().Catalog() }
@@ -178,17 +263,16 @@ func (e *engine) Config() *discovery.Config {
 // publish makes the tree of cat current if cat is newer than the current
 // tree's catalog, and tells the watchers.
 func (e *engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
-	for {
-		cur := e.tree.Load()
-		if cat.Version <= cur.Catalog().Version {
-			return cur
-		}
-		t := mcpfs.New(cat, mcpfs.Options{})
-		if e.tree.CompareAndSwap(cur, t) {
-			e.notify(t)
-			return t
-		}
+	e.pubMu.Lock()
+	defer e.pubMu.Unlock()
+	cur := e.tree.Load()
+	if cat.Version <= cur.Catalog().Version {
+		return cur
 	}
+	t := mcpfs.New(cat, mcpfs.Options{Skills: e.treeSkills})
+	e.tree.Store(t)
+	e.notify(t)
+	return t
 }
 
 // notify hands t to every watcher, replacing a tree not yet received.
@@ -254,6 +338,13 @@ func (e *engine) getRunner() *exec.Runner {
 // tools yet, Run first waits for it (at most the connect timeout).
 func (e *engine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
 	e.waitForImports(ctx, filename, src)
+	if e.skills != nil {
+		// Skills saved by another process since the last look.
+		if _, err := e.skills.Refresh(); err != nil {
+			e.runnerOpts.Logger.Warn("read saved skills", "dir", e.skills.Dir(), "error", err)
+		}
+		e.publishSkills()
+	}
 	tree := e.publish(e.sup.Catalog())
 	prog, err := check.Check(filename, src, tree, check.Options{})
 	if err != nil {
@@ -338,6 +429,7 @@ func (e *engine) waitFor(ctx context.Context, match func(name string) bool) {
 func (e *engine) Close() {
 	e.closeOnce.Do(func() {
 		e.stopConfigWatch()
+		e.stopSkills()
 		e.stopSup()
 		<-e.followed
 		e.mu.Lock()

@@ -17,8 +17,10 @@ func newMountCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mount DIR",
 		Short: "Mount the tree at DIR until interrupted",
-		Long: `Mount the tree at DIR, an empty folder, as a read-only file system, and
-serve it until Ctrl-C (or SIGTERM). The mount appears at once; servers
+		Long: `Mount the tree at DIR, an empty folder, and serve it until Ctrl-C (or
+SIGTERM). Everything is read only but skills/: a folder written there
+(SKILL.md and Go files of package <name>) is checked and saved as a skill,
+and a refused save shows its problems in skills/<name>/ERRORS.txt. The mount appears at once; servers
 connect in the background, and servers/<server>/doc.go says "connecting"
 until each is ready. When a server connects, fails, or changes its tools,
 the tree changes in place. State changes are printed on stderr.
@@ -77,7 +79,10 @@ type engineMount struct {
 // and keeps it current until Unmount.
 func mountEngine(g *globals, e *engine, dir string) (*engineMount, error) {
 	t := e.Tree()
-	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3})
+	// With a skill store, skills/ is writable; skills saved elsewhere
+	// reach the mount through the engine's trees (Update shows the
+	// store's current skills).
+	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills()})
 	if err != nil {
 		return nil, err
 	}

@@ -49,8 +49,10 @@ func newServeCmd(g *globals) *cobra.Command {
 		Long: `Serve one MCP server that gives an agent every configured server through
 code. Its tools: exec runs a Go snippet that imports mcpfs/servers/<server>
 packages (only what it prints comes back); search_tools ranks every tool for
-a query; list_dir and read_file read the tree. Four small tool schemas
-replace every server's schemas in the agent's context.
+a query; list_dir and read_file read the tree; save_skill saves Go code as
+a skill (mcpfs/skills/<name>), and every skill with a func Run is offered as
+the tool skill_<name>. A few small tool schemas replace every server's
+schemas in the agent's context.
 
 By default it speaks MCP over stdio: stdout carries protocol messages only,
 and logs go to stderr. With --http it serves streamable HTTP at ADDR
@@ -159,7 +161,9 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 		Logger:    g.log,
 		Version:   versionString(),
 		OutputDir: e.outputDir,
+		Skills:    e.Skills(),
 	})
+	defer srv.Close()
 	if addr == "" {
 		g.log.Info("serving MCP over stdio")
 		err := srv.ServeStdio(ctx, g.stdin, out)

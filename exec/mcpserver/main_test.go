@@ -19,6 +19,7 @@ import (
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/exec/worker"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/skills"
 )
 
 // TestMain turns the test binary into a snippet worker when the Runner
@@ -32,12 +33,13 @@ func TestMain(m *testing.M) {
 
 // testEngine is a real engine: the built-in docstore served in process,
 // its tree, the checker and a sandboxed runner. It counts the snippets it
-// was asked to run.
+// was asked to run. With a skill store, its trees show the store's skills.
 type testEngine struct {
 	sup    *discovery.Supervisor
-	tree   iofs.FS
+	tree   *mcpfs.Tree
 	runner *exec.Runner
 	runs   atomic.Int64
+	skills *skills.Store
 }
 
 func newTestEngine(t testing.TB, outputDir string) *testEngine {
@@ -58,17 +60,23 @@ func newTestEngine(t testing.TB, outputDir string) *testEngine {
 	return &testEngine{sup: sup, tree: mcpfs.New(sup.Catalog(), mcpfs.Options{}), runner: r}
 }
 
-func (e *testEngine) Tree() iofs.FS { return e.tree }
+func (e *testEngine) Tree() iofs.FS {
+	if e.skills == nil {
+		return e.tree
+	}
+	return e.tree.WithSkills(skills.ForTree(e.skills.List()))
+}
 
 func (e *testEngine) WaitReady(ctx context.Context) { e.sup.Settle(ctx) }
 
 func (e *testEngine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
 	e.runs.Add(1)
-	prog, err := check.Check(filename, src, e.tree, check.Options{})
+	tree := e.Tree()
+	prog, err := check.Check(filename, src, tree, check.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return e.runner.Run(ctx, exec.Request{Filename: filename, Source: prog.Source, Tree: e.tree, Packages: prog.TreePackages, Timeout: timeout, Call: e.sup.CallTool})
+	return e.runner.Run(ctx, exec.Request{Filename: filename, Source: prog.Source, Tree: tree, Packages: prog.TreePackages, Timeout: timeout, Call: e.sup.CallTool})
 }
 
 // newTestServer returns a server over a real engine and an in-process
@@ -79,7 +87,9 @@ func newTestServer(t *testing.T, opts Options) (*Server, *testEngine, *client.Cl
 		opts.OutputDir = t.TempDir()
 	}
 	e := newTestEngine(t, opts.OutputDir)
+	e.skills = opts.Skills
 	s := New(e, opts)
+	t.Cleanup(s.Close)
 	c, err := client.NewInProcessClient(s.MCPServer())
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfs/mcpfs/exec"
+	"github.com/mcpfs/mcpfs/skills"
 )
 
 // Engine is what the server needs from the process that owns the upstream
@@ -70,6 +71,12 @@ type Options struct {
 	// Sources feed search_tools beyond the tree's own servers/ and
 	// skills/ (see Source).
 	Sources []Source
+	// Skills adds the save_skill tool, which saves in this store, and a
+	// tool skill_<name> for every skill with a Run entry point. The
+	// engine's trees must show the store's skills (skills/<name>/), so
+	// that snippets import them and search_tools finds them. Nil offers
+	// neither. A Server with Skills must be closed (Close).
+	Skills *skills.Store
 }
 
 func (o Options) withDefaults() Options {
@@ -104,6 +111,11 @@ type Server struct {
 
 	idxMu sync.Mutex
 	idx   *index // of the tree idx.tree
+
+	skillMu    sync.Mutex
+	skillTools map[string]int // skill tools registered: tool name → skill version
+	stopSkills func()
+	closeOnce  sync.Once
 }
 
 // Instructions is what the server tells a client about itself in the
@@ -111,16 +123,16 @@ type Server struct {
 const Instructions = `mcpfs gives you every tool of the user's MCP servers as typed Go functions, one package per server.
 Discover: search_tools("words") ranks tools; list_dir("servers") shows servers; read_file("servers/<server>/<tool>.go") shows one tool's Go API.
 Write: exec runs one Go snippet (package main) that imports "mcpfs/servers/<server>", chains calls and prints only a summary; filter big results in code.
-Save a skill: put reusable code in skills/<name>/ (SKILL.md with name and description, Go files in package <name>), imported as "mcpfs/skills/<name>".`
+Save a skill: reusable code goes in skills/<name>/ (SKILL.md with name and description, Go files in package <name>), imported as "mcpfs/skills/<name>"; save_skill saves one, and a skill's func Run becomes the tool skill_<name>.`
 
 // New returns the server for e.
 func New(e Engine, opts Options) *Server {
 	opts = opts.withDefaults()
-	s := &Server{engine: e, opts: opts, log: opts.Logger}
+	s := &Server{engine: e, opts: opts, log: opts.Logger, skillTools: map[string]int{}, stopSkills: func() {}}
 	s.mcp = server.NewMCPServer("mcpfs", opts.Version,
 		server.WithResourceCompletionProvider(pathCompleter{s}),
 		server.WithInstructions(Instructions),
-		server.WithToolCapabilities(false),
+		server.WithToolCapabilities(opts.Skills != nil), // skill tools come and go
 		server.WithResourceCapabilities(false, false),
 		server.WithLogging(),
 		server.WithCompletions(),
@@ -129,8 +141,19 @@ func New(e Engine, opts Options) *Server {
 		server.WithLogger(opts.Logger),
 	)
 	s.mcp.AddTools(s.tools()...)
+	if opts.Skills != nil {
+		s.mcp.AddTools(s.saveSkillTool())
+		s.syncSkillTools()
+		s.watchSkills()
+	}
 	s.addResources()
 	return s
+}
+
+// Close stops following the skill store. The server answers calls after
+// Close, but its skill tools no longer change.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() { s.stopSkills() })
 }
 
 // MCPServer returns the underlying mcp-go server, for in-process clients.
