@@ -27,7 +27,11 @@ the tree changes in place. State changes are printed on stderr.
 
 As root the mount needs nothing else; other users need fusermount3
 (Debian/Ubuntu: apt-get install fuse3). A dead mount left at DIR by a
-killed mcpfs is removed first.`,
+killed mcpfs is removed first.
+
+While it runs, mcpfs run with the same data dir and config runs its
+snippets here, on these server connections (through <data dir>/engine.sock,
+mode 0600).`,
 		Example: "  mkdir -p /tmp/mcp && mcpfs mount /tmp/mcp\n  ls /tmp/mcp/servers && grep -ril invoice /tmp/mcp/servers",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,6 +53,7 @@ func runMount(ctx context.Context, g *globals, dir string) error {
 	// not wait for them.
 	e := startEngine(ctx, g, cfg, engineOptions{})
 	defer e.Close()
+	defer g.serveEngineSocket(ctx, e)() // `mcpfs run` uses this engine
 	m, err := mountEngine(g, e, dir)
 	if err != nil {
 		return err

@@ -33,11 +33,12 @@ const maxSnippet = 4 << 20
 
 func newRunCmd(g *globals) *cobra.Command {
 	var (
-		timeout time.Duration
-		mode    string
+		timeout  time.Duration
+		mode     string
+		noEngine bool
 	)
 	cmd := &cobra.Command{
-		Use:   "run [--timeout DURATION] [--sandbox auto|strict] FILE|-",
+		Use:   "run [--timeout DURATION] [--sandbox auto|strict] [--no-engine] FILE|-",
 		Short: "Run a Go snippet that calls the tools",
 		Long: `Run a Go snippet (a package main file; - reads it from stdin) that imports
 mcpfs/servers/<server> packages and calls their tools. The snippet is
@@ -47,7 +48,11 @@ its tool calls reach the servers. Its stdout and stderr are copied to yours.
 
 --sandbox=strict refuses to run unless every sandbox layer is available
 (resource limits, network namespace, Landlock, seccomp); the default runs
-with what the system offers. -v lists the layers in force.`,
+with what the system offers. -v lists the layers in force.
+
+When an mcpfs mount or mcpfs serve of the same data dir and config file is
+running, the snippet runs there, on its connected servers (-v says so);
+otherwise run starts the servers itself. --no-engine always starts them.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var strict bool
@@ -65,11 +70,17 @@ with what the system offers. -v lists the layers in force.`,
 			if err != nil {
 				return err
 			}
+			if !noEngine {
+				if used, err := g.runEngine(cmd.Context(), filename, src, timeout, strict); used {
+					return err
+				}
+			}
 			return g.run(cmd.Context(), filename, src, timeout, strict)
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "stop the snippet after this `duration`")
 	cmd.Flags().StringVar(&mode, "sandbox", "auto", "auto: run with the sandbox layers available; strict: refuse unless all are")
+	cmd.Flags().BoolVar(&noEngine, "no-engine", false, "start the servers even when a running mcpfs mount or serve could run the snippet")
 	return cmd
 }
 
@@ -99,6 +110,25 @@ func readSnippet(arg string, stdin io.Reader) (string, []byte, error) {
 	return name, src, nil
 }
 
+// runEngine runs the snippet on a running mcpfs mount or serve of the
+// same data dir and config, when there is one; used is false, and nothing
+// ran, when there is none.
+func (g *globals) runEngine(ctx context.Context, filename string, src []byte, timeout time.Duration, strict bool) (used bool, err error) {
+	stop := func() {}
+	run, used, err := g.runOnEngine(ctx, filename, src, timeout, strict, func() { stop = g.progress(nil) })
+	stop()
+	if !used || err != nil {
+		return used, err
+	}
+	if len(run.resp.Check) > 0 {
+		return true, g.checkFailed(filename, run.resp.Check)
+	}
+	if run.res != nil {
+		g.report(run.res)
+	}
+	return true, run.err()
+}
+
 func (g *globals) run(ctx context.Context, filename string, src []byte, timeout time.Duration, strict bool) error {
 	s, err := g.connect(ctx)
 	if err != nil {
@@ -111,10 +141,11 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, timeout 
 	if err != nil {
 		var list check.ErrorList
 		if errors.As(err, &list) {
-			for _, e := range list {
-				fmt.Fprintln(g.stderr, e.Error())
+			lines := make([]string, len(list))
+			for i, e := range list {
+				lines[i] = e.Error()
 			}
-			return fmt.Errorf("%s did not pass the check (%s): fix it and run again", filename, plural(len(list), "problem"))
+			return g.checkFailed(filename, lines)
 		}
 		return fmt.Errorf("check %s: %w", filename, err)
 	}
@@ -143,6 +174,22 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, timeout 
 	if res == nil {
 		return runErr
 	}
+	g.report(res)
+	return runErr
+}
+
+// checkFailed prints the problems of a snippet that did not pass the
+// check, one positioned line each, and returns the run's error.
+func (g *globals) checkFailed(filename string, problems []string) error {
+	for _, p := range problems {
+		fmt.Fprintln(g.stderr, p)
+	}
+	return fmt.Errorf("%s did not pass the check (%s): fix it and run again", filename, plural(len(problems), "problem"))
+}
+
+// report logs the sandbox layers and figures of a run and copies its
+// output.
+func (g *globals) report(res *exec.Result) {
 	for _, l := range res.Layers {
 		if l.Active {
 			g.log.Info("sandbox layer", "layer", l.Name, "covers", l.Detail)
@@ -153,7 +200,6 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, timeout 
 	g.log.Info("run finished", "duration", res.Duration.Round(time.Millisecond), "tool_calls", len(res.Calls))
 	g.stdout.Write(res.Stdout)
 	g.stderr.Write(res.Stderr)
-	return runErr
 }
 
 // outputDir is where cut output is saved in full: <data dir>/output, or a
@@ -166,8 +212,9 @@ func outputDir(dataDir string) string {
 }
 
 // progress shows, on a terminal, how long a run has taken and how many
-// tool calls it made, once it has run for a second. It returns the func
-// that stops it and clears the line. Piped stderr gets nothing.
+// tool calls it made (when calls is not nil), once it has run for a
+// second. It returns the func that stops it and clears the line. Piped
+// stderr gets nothing.
 func (g *globals) progress(calls *atomic.Int64) (stop func()) {
 	f, ok := g.stderr.(*os.File)
 	if !ok || !isTerminal(f) {
@@ -191,7 +238,11 @@ func (g *globals) progress(calls *atomic.Int64) (stop func()) {
 				return
 			case <-t.C:
 				if el := time.Since(start); el >= time.Second {
-					fmt.Fprintf(f, "\r\033[Krunning %s, %s", el.Round(100*time.Millisecond), plural(int(calls.Load()), "tool call"))
+					if calls != nil {
+						fmt.Fprintf(f, "\r\033[Krunning %s, %s", el.Round(100*time.Millisecond), plural(int(calls.Load()), "tool call"))
+					} else {
+						fmt.Fprintf(f, "\r\033[Krunning %s", el.Round(100*time.Millisecond))
+					}
 					shown = true
 				}
 			}

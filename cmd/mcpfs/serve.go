@@ -64,7 +64,8 @@ that is not loopback (or allowed with --allow-host / --allow-origin) are
 refused with 403, bodies over 4 MiB with 413.
 
 --mount DIR also mounts the tree at DIR from the same process: one set of
-server connections for both.`,
+server connections for both. While it runs, mcpfs run with the same data
+dir and config runs its snippets on these connections too.`,
 		Example: `  mcpfs serve                                  # stdio, for an agent's MCP config
   mcpfs serve --http 8765                      # http://127.0.0.1:8765/mcp
   mcpfs serve --http 8765 --mount /tmp/mcp     # and the tree as files`,
@@ -139,6 +140,7 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 
 	e := startEngine(ctx, g, cfg, engineOptions{WarmRunner: true, Timeout: o.timeout, Strict: strict})
 	defer e.Close()
+	defer g.serveEngineSocket(ctx, e)() // `mcpfs run` uses this engine
 	if o.mount != "" {
 		m, err := mountEngine(g, e, o.mount)
 		if err != nil {
