@@ -115,12 +115,7 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 		PoolSize:  1,
 		OutputDir: e.outputDir,
 	}
-	e.sup = discovery.Start(ctx, cfg, discovery.Options{
-		Logger:         g.log,
-		ConnectTimeout: g.connectTimeout,
-		Builtins:       builtins(),
-		Cache:          g.openCache(), // closed by sup.Close
-	})
+	e.sup = g.startServers(ctx, cfg)
 	if st, err := g.openSkills(); err != nil {
 		g.log.Warn("skills are not available", "error", err)
 	} else {

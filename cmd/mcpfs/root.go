@@ -149,27 +149,11 @@ type session struct {
 // connect loads the config, starts every server and waits until each one is
 // ready or has failed (each bounded by --connect-timeout).
 func (g *globals) connect(ctx context.Context) (*session, error) {
-	if g.connectTimeout <= 0 {
-		return nil, usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
-	}
-	cfg, err := discovery.Load(g.config, discovery.LoadOptions{})
+	cfg, err := g.loadConfig()
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Path == "" {
-		g.log.Info("no config file found; using the built-in default", "servers", len(cfg.Servers))
-	} else {
-		g.log.Info("config", "file", cfg.Path, "found-by", cfg.Source, "servers", len(cfg.Servers))
-	}
-	for _, w := range cfg.Warnings {
-		g.log.Warn("config: " + w)
-	}
-	sup := discovery.Start(ctx, cfg, discovery.Options{
-		Logger:         g.log,
-		ConnectTimeout: g.connectTimeout,
-		Builtins:       builtins(),
-		Cache:          g.openCache(), // closed by sup.Close
-	})
+	sup := g.startServers(ctx, cfg)
 	settleCtx, cancel := context.WithTimeout(ctx, g.connectTimeout+5*time.Second)
 	defer cancel()
 	if err := sup.Settle(settleCtx); err != nil && ctx.Err() != nil {
@@ -188,6 +172,17 @@ func (g *globals) connect(ctx context.Context) (*session, error) {
 	}
 	skillsDir, _, _ := g.skillsDir()
 	return &session{cfg: cfg, sup: sup, skillsDir: skillsDir, log: g.log}, nil
+}
+
+// startServers starts every server of cfg in the background, with the
+// built-in servers and the cache; Close on the result stops them.
+func (g *globals) startServers(ctx context.Context, cfg *discovery.Config) *discovery.Supervisor {
+	return discovery.Start(ctx, cfg, discovery.Options{
+		Logger:         g.log,
+		ConnectTimeout: g.connectTimeout,
+		Builtins:       builtins(),
+		Cache:          g.openCache(), // closed by sup.Close
+	})
 }
 
 func (s *session) tree() *mcpfs.Tree {
