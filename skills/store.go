@@ -272,6 +272,22 @@ func (s *Store) Check(tree iofs.FS, name string, files map[string][]byte) (Skill
 	return Validate(tree, name, files, s.List())
 }
 
+// beginWrite takes the cross-process lock and s.mu, and brings the store up
+// to date with the disk; the returned func releases both.
+func (s *Store) beginWrite(ctx context.Context) (func(), error) {
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if _, err := s.refreshLocked(); err != nil {
+		s.mu.Unlock()
+		unlock()
+		return nil, err
+	}
+	return func() { s.mu.Unlock(); unlock() }, nil
+}
+
 // Save validates files as the new content of skill name against tree (the
 // current mcpfs tree) and the current skills, and saves them as a new
 // version. note says where the save came from ("mount", "cli", ...). An
@@ -279,16 +295,11 @@ func (s *Store) Check(tree iofs.FS, name string, files map[string][]byte) (Skill
 // and nothing changes. Saving the same files as the current version
 // changes nothing and returns it.
 func (s *Store) Save(ctx context.Context, tree iofs.FS, name string, files map[string][]byte, note string) (Skill, error) {
-	unlock, err := s.lock(ctx)
+	done, err := s.beginWrite(ctx)
 	if err != nil {
 		return Skill{}, err
 	}
-	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.refreshLocked(); err != nil {
-		return Skill{}, err
-	}
+	defer done()
 	if cur, ok := s.current[name]; ok && sameFiles(cur.Files, files) {
 		return cur, nil
 	}
@@ -354,16 +365,11 @@ func (s *Store) commit(sk Skill, v Version) (Skill, error) {
 // stays restorable. A skill that other skills import is refused with
 // ErrInUse.
 func (s *Store) Remove(ctx context.Context, name, note string) (Version, error) {
-	unlock, err := s.lock(ctx)
+	done, err := s.beginWrite(ctx)
 	if err != nil {
 		return Version{}, err
 	}
-	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.refreshLocked(); err != nil {
-		return Version{}, err
-	}
+	defer done()
 	sk, ok := s.current[name]
 	if !ok {
 		return Version{}, fmt.Errorf("remove skill %q: %w", name, ErrNotFound)
@@ -388,16 +394,11 @@ func (s *Store) Remove(ctx context.Context, name, note string) (Version, error) 
 // Restore saves an earlier version of a skill as its newest version,
 // after validating it against tree and the current skills as Save does.
 func (s *Store) Restore(ctx context.Context, tree iofs.FS, name string, version int) (Skill, error) {
-	unlock, err := s.lock(ctx)
+	done, err := s.beginWrite(ctx)
 	if err != nil {
 		return Skill{}, err
 	}
-	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.refreshLocked(); err != nil {
-		return Skill{}, err
-	}
+	defer done()
 	old, removed, err := s.loadVersion(name, version)
 	if err != nil {
 		return Skill{}, err
