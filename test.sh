@@ -68,3 +68,8 @@ echo "== staticcheck"
 
 echo "== go test (race)"
 go test -race -count=1 -timeout 20m ./...
+
+echo "== go test (no race): interpreted goroutine programs"
+# yaegi's own goroutine closures race, so exec/check interprets the
+# programs that start goroutines only without -race.
+go test -count=1 -run TestPrograms ./exec/check

@@ -57,12 +57,17 @@ func TestPrograms(t *testing.T) {
 			if err := typeCheckRewrite(prog.Source, tree); err != nil {
 				t.Fatalf("the rewrite is not valid Go: %v\n%s", err, numbered(prog.Source))
 			}
-			got, err := runYaegi(t, tree, prog.Source)
-			if err != nil {
-				t.Fatalf("yaegi: %v\noutput so far:\n%s\nrewritten source:\n%s", err, got, numbered(prog.Source))
-			}
-			if trimLines(got) != want {
-				t.Errorf("yaegi printed:\n%s\nwant:\n%s\nrewritten source:\n%s", got, want, numbered(prog.Source))
+			if raceEnabled && bytes.Contains(src, []byte("go func")) {
+				// test.sh runs this package without -race too, where it runs.
+				t.Logf("not interpreted under -race: yaegi's own goroutine closures race (interp/run.go); checked and compared with go run only")
+			} else {
+				got, err := runYaegi(t, tree, prog.Source)
+				if err != nil {
+					t.Fatalf("yaegi: %v\noutput so far:\n%s\nrewritten source:\n%s", err, got, numbered(prog.Source))
+				}
+				if trimLines(got) != want {
+					t.Errorf("yaegi printed:\n%s\nwant:\n%s\nrewritten source:\n%s", got, want, numbered(prog.Source))
+				}
 			}
 			if len(prog.TreePackages) > 0 {
 				return
