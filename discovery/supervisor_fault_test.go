@@ -371,8 +371,16 @@ func TestStaleFromCache(t *testing.T) {
 	if live.Stale || !live.ListedAt.After(listed) || len(live.Tools) != 8 {
 		t.Errorf("live: got stale %v listed %v with %d tools, want a fresh listing of 8", live.Stale, live.ListedAt, len(live.Tools))
 	}
-	if ct, ok := mc.LoadTools(ServerKey(sc)); !ok || len(ct.Tools) != 8 {
-		t.Errorf("cache after listing: got %d tools, want the live 8", len(ct.Tools))
+	// The live listing is stored right after it is published: poll.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		ct, ok := mc.LoadTools(ServerKey(sc))
+		if ok && len(ct.Tools) == 8 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("cache after listing: got %d tools, want the live 8", len(ct.Tools))
+			break
+		}
 	}
 	_, _ = s.CallTool(context.Background(), "f", "crash", nil)
 	failed, _ := s.Catalog().Server("f")
