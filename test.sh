@@ -51,6 +51,14 @@ else
 	echo "PostgreSQL is not installed and cannot be installed here; the data-analyst example will skip"
 fi
 
+echo "== fuse3 (fusermount3, for the unprivileged mount test)"
+# As root mcpfs mounts directly; other users mount through fusermount3.
+# The fs/fuse tests mount once as nobody through it; without it that test
+# skips and says why.
+if ! command -v fusermount3 >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fuse3 >/dev/null
+fi
+
 echo "== installing staticcheck $STATICCHECK_VERSION"
 GOBIN="$(pwd)/.bin" go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
 
