@@ -75,7 +75,7 @@ func (e *engine) request(t testing.TB, src string) Request {
 	if err != nil {
 		t.Fatalf("check: %v", err)
 	}
-	return Request{Source: prog.Source, Tree: e.tree, Packages: prog.TreePackages, Call: e.sup.CallTool}
+	return Request{Source: prog.Source, Tree: e.tree, Packages: prog.TreePackages, Files: prog.Files, Call: e.sup.CallTool}
 }
 
 func newRunner(t testing.TB, opts Options) *Runner {

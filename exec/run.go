@@ -29,7 +29,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	if timeout > r.opts.MaxTimeout {
 		return nil, fmt.Errorf("run snippet: timeout %v is over the limit of %v", timeout, r.opts.MaxTimeout)
 	}
-	files, err := packageFiles(req.Tree, req.Packages)
+	files, err := packageFiles(req.Tree, req.Packages, req.Files)
 	if err != nil {
 		return nil, fmt.Errorf("run snippet: %w", err)
 	}

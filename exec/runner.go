@@ -115,6 +115,9 @@ type Request struct {
 	// The runtime package mcpfs/mcp is always sent when Tree has it.
 	Tree     iofs.FS
 	Packages []string
+	// Files replaces files of Tree by path ("skills/x/x.go"): the skill
+	// files that check rewrote for the interpreter (Program.Files).
+	Files map[string][]byte
 	// Timeout bounds the run. Zero means Options.Timeout.
 	Timeout time.Duration
 	// Call sends the snippet's tool calls. Nil makes every call fail.
@@ -351,8 +354,9 @@ func (r *Runner) Close() error {
 	return nil
 }
 
-// packageFiles reads the Go files of the tree packages a run needs.
-func packageFiles(tree iofs.FS, pkgs []string) (map[string][]byte, error) {
+// packageFiles reads the Go files of the tree packages a run needs;
+// a file in rewritten (by tree path) is sent instead of the tree's.
+func packageFiles(tree iofs.FS, pkgs []string, rewritten map[string][]byte) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	if tree == nil {
 		if len(pkgs) > 0 {
@@ -384,6 +388,10 @@ func packageFiles(tree iofs.FS, pkgs []string) (map[string][]byte, error) {
 		for _, e := range entries {
 			name := e.Name()
 			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			if data, ok := rewritten[path.Join(dir, name)]; ok {
+				files[p+"/"+name] = data
 				continue
 			}
 			data, err := iofs.ReadFile(tree, path.Join(dir, name))

@@ -273,7 +273,7 @@ func (e *env) run(ctx context.Context, tree *mcpfs.Tree, filename, src string) (
 		return "", nil, fmt.Errorf("snippet %s did not pass the check: %w", filename, err)
 	}
 	rec := &recorder{next: e.sup.CallTool}
-	res, err := e.runner.Run(ctx, exec.Request{Filename: filename, Source: prog.Source, Tree: tree, Packages: prog.TreePackages, Call: rec.call})
+	res, err := e.runner.Run(ctx, exec.Request{Filename: filename, Source: prog.Source, Tree: tree, Packages: prog.TreePackages, Files: prog.Files, Call: rec.call})
 	if err != nil {
 		stderr := ""
 		if res != nil {

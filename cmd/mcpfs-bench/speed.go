@@ -86,7 +86,7 @@ func (e *env) timeRun(ctx context.Context, src string, want string) (time.Durati
 	}
 	time.Sleep(spacing)
 	start := time.Now()
-	res, err := e.runner.Run(ctx, exec.Request{Filename: "bench.go", Source: prog.Source, Tree: e.tree, Packages: prog.TreePackages, Call: e.sup.CallTool})
+	res, err := e.runner.Run(ctx, exec.Request{Filename: "bench.go", Source: prog.Source, Tree: e.tree, Packages: prog.TreePackages, Files: prog.Files, Call: e.sup.CallTool})
 	d := time.Since(start)
 	if err != nil {
 		return 0, fmt.Errorf("run: %w", err)
@@ -258,7 +258,7 @@ func (e *env) execLatency(ctx context.Context, n int) ([]speedRow, error) {
 				return nil, nil, err
 			}
 			checked := time.Since(start)
-			res, err := e.runner.Run(ctx, exec.Request{Filename: "trivial.go", Source: prog.Source, Tree: e.tree, Packages: prog.TreePackages, Call: e.sup.CallTool})
+			res, err := e.runner.Run(ctx, exec.Request{Filename: "trivial.go", Source: prog.Source, Tree: e.tree, Packages: prog.TreePackages, Files: prog.Files, Call: e.sup.CallTool})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -354,6 +354,7 @@ func (e *engine) Run(ctx context.Context, filename string, src []byte, timeout t
 		Source:   prog.Source,
 		Tree:     tree,
 		Packages: prog.TreePackages,
+		Files:    prog.Files,
 		Timeout:  timeout,
 		Call:     e.sup.CallTool,
 	})

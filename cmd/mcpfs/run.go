@@ -167,6 +167,7 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, timeout 
 		Source:   prog.Source,
 		Tree:     tree,
 		Packages: prog.TreePackages,
+		Files:    prog.Files,
 		Call:     s.sup.CallTool,
 		Progress: func(exec.Call) { calls.Add(1) },
 	})

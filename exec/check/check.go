@@ -31,6 +31,10 @@ type Program struct {
 	// TreePackages is the tree packages (mcpfs/...) the snippet needs,
 	// directly or through other tree packages, sorted.
 	TreePackages []string
+	// Files holds the skill files among TreePackages that the interpreter
+	// needs rewritten, by tree path ("skills/<name>/<file>.go"); the run
+	// sends these instead of the tree's. Nil when there are none.
+	Files map[string][]byte
 }
 
 // Error is one problem in a snippet, at a position of the original source.

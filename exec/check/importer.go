@@ -104,6 +104,14 @@ type treePkg struct {
 	tree   []string                  // tree imports
 	stdPos map[string]token.Position // where each standard import is
 	files  []*ast.File
+
+	// Skills only: what the rewrite for the interpreter needs, and its
+	// result once made (see rewriteSkill).
+	info        *types.Info
+	srcs        [][]byte // the source of each of files
+	rewritten   map[string][]byte
+	rewriteErrs ErrorList
+	rewriteDone bool
 }
 
 // cacheFor returns the cache of tree. universe.mu must be held.
@@ -200,6 +208,7 @@ func (c *treeCache) check(p string, stack []string) *treePkg {
 			return tp
 		}
 		tp.files = append(tp.files, f)
+		tp.srcs = append(tp.srcs, src)
 	}
 	if len(tp.files) == 0 {
 		tp.err = fmt.Errorf("package %q: %w (no Go files in %s)", p, errNotFound, dir)
@@ -236,7 +245,10 @@ func (c *treeCache) check(p string, stack []string) *treePkg {
 			}
 		},
 	}
-	pkg, _ := conf.Check(p, c.fset, tp.files, nil)
+	if strings.HasPrefix(p, treePrefix+"skills/") {
+		tp.info = newInfo()
+	}
+	pkg, _ := conf.Check(p, c.fset, tp.files, tp.info)
 	if len(errs) > 0 {
 		tp.err = fmt.Errorf("package %q does not type-check:\n\t%s", p, strings.Join(errs, "\n\t"))
 		return tp

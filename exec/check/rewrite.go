@@ -31,10 +31,15 @@ type rewriter struct {
 	skip    map[ast.Node]bool   // calls already rewritten as part of another
 	gone    map[*ast.Ident]bool // package members whose uses were rewritten away
 	named   map[string]bool     // import paths that added code names
+	tag     string              // in fresh names: tells apart the files of one package
 }
 
-func (c *checker) rewrite() []byte {
-	r := &rewriter{checker: c, helpers: map[string]string{}, local: map[string]string{}, skip: map[ast.Node]bool{}, gone: map[*ast.Ident]bool{}, named: map[string]bool{}}
+func (c *checker) rewrite() []byte { return c.rewriteTagged("") }
+
+// rewriteTagged is rewrite with tag in the names it adds, so that the
+// files of one package do not declare the same helper name.
+func (c *checker) rewriteTagged(tag string) []byte {
+	r := &rewriter{checker: c, tag: tag, helpers: map[string]string{}, local: map[string]string{}, skip: map[ast.Node]bool{}, gone: map[*ast.Ident]bool{}, named: map[string]bool{}}
 	for _, im := range c.file.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
 		name := ""
@@ -95,7 +100,7 @@ func (r *rewriter) consume(call *ast.CallExpr) {
 
 func (r *rewriter) fresh(kind string) string {
 	r.n++
-	return fmt.Sprintf("%s_%s%d", reservedPrefix, kind, r.n)
+	return fmt.Sprintf("%s%s_%s%d", reservedPrefix, r.tag, kind, r.n)
 }
 
 func (r *rewriter) off(p token.Pos) int { return r.fset.File(p).Offset(p) }

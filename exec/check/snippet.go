@@ -143,6 +143,12 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 		prog.TreePackages = append(prog.TreePackages, p)
 	}
 	sort.Strings(prog.TreePackages)
+	files, errs := c.cache.rewriteSkills(prog.TreePackages)
+	if len(errs) > 0 {
+		c.errs = append(c.errs, errs...)
+		return nil, c.result()
+	}
+	prog.Files = files
 	return prog, nil
 }
 

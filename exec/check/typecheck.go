@@ -9,10 +9,9 @@ import (
 	"strings"
 )
 
-// typeCheck runs go/types over the snippet and turns its errors into
-// Errors with hints.
-func (c *checker) typeCheck() {
-	c.info = &types.Info{
+// newInfo returns a types.Info that records all the rewrite needs.
+func newInfo() *types.Info {
+	return &types.Info{
 		Types:      map[ast.Expr]types.TypeAndValue{},
 		Defs:       map[*ast.Ident]types.Object{},
 		Uses:       map[*ast.Ident]types.Object{},
@@ -21,6 +20,12 @@ func (c *checker) typeCheck() {
 		Instances:  map[*ast.Ident]types.Instance{},
 		Scopes:     map[ast.Node]*types.Scope{},
 	}
+}
+
+// typeCheck runs go/types over the snippet and turns its errors into
+// Errors with hints.
+func (c *checker) typeCheck() {
+	c.info = newInfo()
 	var terrs []types.Error
 	conf := types.Config{
 		Importer: c.cache,
