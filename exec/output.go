@@ -3,7 +3,11 @@ package exec
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
+	"time"
 )
 
 // capture keeps the first limit bytes of a stream in memory. When the
@@ -60,6 +64,7 @@ func (c *capture) spill(p []byte) {
 			c.fileErr = err
 			return
 		}
+		pruneOutput(c.dir, time.Now())
 		f, err := os.CreateTemp(c.dir, "run-*."+c.name)
 		if err != nil {
 			c.fileErr = err
@@ -138,4 +143,52 @@ func (c *capture) headBytes() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return string(c.head)
+}
+
+// What the output directory keeps: the saved output of recent runs, within
+// a count and a size; the oldest go first. A file younger than
+// outputInUse may still be written by a run and is never removed.
+const (
+	outputKeepFiles = 64
+	outputKeepBytes = 1 << 30
+	outputKeepAge   = 7 * 24 * time.Hour
+	outputInUse     = 10 * time.Minute
+)
+
+// pruneOutput removes saved run output from dir beyond what it keeps. It
+// runs before a new file is saved there, so the directory stays bounded
+// without a background job. Errors are ignored: pruning is best effort and
+// must never fail a run.
+func pruneOutput(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type saved struct {
+		path string
+		mod  time.Time
+		size int64
+	}
+	var files []saved
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, "run-") || !(strings.HasSuffix(name, ".stdout") || strings.HasSuffix(name, ".stderr")) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		files = append(files, saved{filepath.Join(dir, name), info.ModTime(), info.Size()})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mod.After(files[j].mod) })
+	var total int64
+	for i, f := range files {
+		total += f.size
+		tooMany := i >= outputKeepFiles-1 // room for the file about to be saved
+		if now.Sub(f.mod) < outputInUse || !(tooMany || total > outputKeepBytes || now.Sub(f.mod) > outputKeepAge) {
+			continue
+		}
+		os.Remove(f.path)
+	}
 }

@@ -2,9 +2,12 @@ package exec
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCapture(t *testing.T) {
@@ -74,4 +77,73 @@ func TestPanicMessages(t *testing.T) {
 	if want := "s.go:8:39: boom (panic in main.main.func)"; got != want {
 		t.Errorf("panicLine: got %q, want %q", got, want)
 	}
+}
+
+// TestPruneOutput keeps the saved output of recent runs within a count,
+// a size and an age, oldest first, and never a file a run may still write.
+func TestPruneOutput(t *testing.T) {
+	now := time.Now()
+	type file struct {
+		name string
+		age  time.Duration
+		size int
+	}
+	tests := []struct {
+		name  string
+		files []file
+		want  []string // what stays
+	}{
+		{name: "recent few stay", files: []file{{"run-1.stdout", time.Hour, 10}, {"run-2.stderr", 2 * time.Hour, 10}}, want: []string{"run-1.stdout", "run-2.stderr"}},
+		{name: "too old goes", files: []file{{"run-1.stdout", time.Hour, 10}, {"run-2.stdout", 8 * 24 * time.Hour, 10}}, want: []string{"run-1.stdout"}},
+		{name: "other files stay", files: []file{{"notes.txt", 30 * 24 * time.Hour, 10}, {"run-3.json", 30 * 24 * time.Hour, 10}}, want: []string{"notes.txt", "run-3.json"}},
+		{name: "in use stays even when too big", files: []file{{"run-1.stdout", time.Minute, outputKeepBytes + 1}}, want: []string{"run-1.stdout"}},
+		{name: "over the size the oldest go", files: []file{{"run-1.stdout", time.Hour, outputKeepBytes / 2}, {"run-2.stdout", 2 * time.Hour, outputKeepBytes / 2}, {"run-3.stdout", 3 * time.Hour, 1}}, want: []string{"run-1.stdout", "run-2.stdout"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tt.files {
+				p := filepath.Join(dir, f.name)
+				fh, err := os.Create(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := fh.Truncate(int64(f.size)); err != nil { // sparse: no disk used
+					t.Fatal(err)
+				}
+				fh.Close()
+				if err := os.Chtimes(p, now.Add(-f.age), now.Add(-f.age)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pruneOutput(dir, now)
+			entries, _ := os.ReadDir(dir)
+			var got []string
+			for _, e := range entries {
+				got = append(got, e.Name())
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("kept %v, want %v", got, tt.want)
+			}
+		})
+	}
+	t.Run("count", func(t *testing.T) {
+		dir := t.TempDir()
+		for i := range outputKeepFiles + 10 {
+			p := filepath.Join(dir, fmt.Sprintf("run-%03d.stdout", i))
+			if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			at := now.Add(-time.Hour - time.Duration(i)*time.Minute) // run-000 is the newest
+			os.Chtimes(p, at, at)
+		}
+		pruneOutput(dir, now)
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != outputKeepFiles-1 {
+			t.Fatalf("kept %d files, want %d (room for the one about to be saved)", len(entries), outputKeepFiles-1)
+		}
+		if entries[0].Name() != "run-000.stdout" || entries[len(entries)-1].Name() != fmt.Sprintf("run-%03d.stdout", outputKeepFiles-2) {
+			t.Errorf("kept %s … %s, want the newest", entries[0].Name(), entries[len(entries)-1].Name())
+		}
+	})
 }
