@@ -221,12 +221,34 @@ func (s *Supervisor) runSession(ctx context.Context, rt *serverRuntime) (*conn, 
 // serve follows a ready connection: it re-lists tools on list_changed and
 // returns when the connection dies or ctx ends.
 func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, timeout time.Duration) error {
+	var ping <-chan time.Time
+	if cn.httpc != nil && s.opts.PingInterval > 0 {
+		t := time.NewTicker(s.opts.PingInterval)
+		defer t.Stop()
+		ping = t.C
+	}
+	missed := 0
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-cn.dead:
 			return cn.deadErr
+		case <-ping:
+			err := cn.ping(ctx, min(timeout, s.opts.PingInterval))
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err == nil {
+				missed = 0
+				continue
+			}
+			missed++
+			cn.log.Debug("ping failed", "err", err, "in-a-row", missed)
+			if missed >= 2 {
+				return fmt.Errorf("the server stopped answering: two pings in a row failed: %w", err)
+			}
+			continue
 		case <-cn.listChanged:
 		}
 		// Let a burst of notifications arrive, then list once.
@@ -407,6 +429,19 @@ func (cn *conn) deadDuring() error {
 		return nil
 	}
 	return cn.deadErr
+}
+
+// ping asks the server whether it is there. An error response is an answer
+// too: only a transport failure or no answer within timeout fails.
+func (cn *conn) ping(ctx context.Context, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err := cn.request(ctx, "ping", map[string]any{})
+	var rpcErr *RPCError
+	if errors.As(err, &rpcErr) {
+		return nil
+	}
+	return err
 }
 
 // close ends the connection and everything it started. Safe to call twice.

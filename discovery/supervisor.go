@@ -37,6 +37,7 @@ const (
 	DefaultRestartMinDelay = 500 * time.Millisecond
 	DefaultRestartMaxDelay = 30 * time.Second
 	DefaultHealthyUptime   = 60 * time.Second
+	DefaultPingInterval    = 15 * time.Second
 )
 
 // Options tunes a Supervisor. The zero value is ready to use.
@@ -80,6 +81,13 @@ type Options struct {
 	RestartMinDelay time.Duration
 	RestartMaxDelay time.Duration
 	HealthyUptime   time.Duration
+
+	// PingInterval is how often a ready HTTP or SSE server is pinged: such
+	// a server can go away without a sign (a stdio server's exit is seen at
+	// once), and two failed pings in a row mark it failed, with its last
+	// tool list kept as stale, and start it again. Zero means
+	// DefaultPingInterval; negative turns pings off.
+	PingInterval time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -107,6 +115,9 @@ func (o Options) withDefaults() Options {
 	o.RestartMaxDelay = max(o.RestartMaxDelay, o.RestartMinDelay)
 	if o.HealthyUptime <= 0 {
 		o.HealthyUptime = DefaultHealthyUptime
+	}
+	if o.PingInterval == 0 {
+		o.PingInterval = DefaultPingInterval
 	}
 	return o
 }
