@@ -44,6 +44,7 @@ func TestScripts(t *testing.T) {
 			// Keep the default data dir (the cache) inside the script's
 			// work dir, never in a real home.
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
+			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".local", "share"))
 			for k, v := range goEnv {
 				env.Setenv(k, v)
 			}

@@ -93,7 +93,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "MCP config `file` (Claude Desktop, Claude Code, Cursor or VS Code format)")
-	pf.StringVar(&g.dataDir, "data-dir", "", "`dir` for mcpfs's cache and skills (default: the user cache dir)")
+	pf.StringVar(&g.dataDir, "data-dir", "", "`dir` for mcpfs's cache and skills (default: the user cache dir, and the user data dir for skills)")
 	pf.CountVarP(&g.verbose, "verbose", "v", "say more on stderr: which config is used, server states (-vv: debug)")
 	pf.DurationVar(&g.connectTimeout, "connect-timeout", 20*time.Second, "how long one server may take to start and list its tools")
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -19,22 +20,69 @@ import (
 )
 
 // skillsDir is where skills are kept: <--data-dir>/skills, or
-// <user cache dir>/mcpfs/skills. ok is false when there is no data dir and
-// no home directory, as for the cache.
+// <user data dir>/mcpfs/skills (see userDataDir): skills are the user's
+// work, not a cache that may be wiped. ok is false when there is no data
+// dir and no home directory.
 func (g *globals) skillsDir() (dir string, ok bool, err error) {
 	if g.dataDir != "" {
 		return filepath.Join(g.dataDir, "skills"), true, nil
 	}
-	c, err := cache.DefaultDir()
-	if err != nil {
+	data, ok, err := userDataDir()
+	if err != nil || !ok {
 		return "", false, err
 	}
-	dir = filepath.Join(filepath.Dir(c), "skills")
-	base := filepath.Dir(filepath.Dir(c)) // <user cache dir>
-	if _, err := os.Stat(filepath.Dir(base)); err != nil {
-		return dir, false, nil
+	return g.moveOldSkills(filepath.Join(data, "mcpfs", "skills")), true, nil
+}
+
+// userDataDir is where a user's own data goes: $XDG_DATA_HOME, else
+// ~/.local/share (~/Library/Application Support on macOS). ok is false
+// when that would be under a home directory that does not exist.
+func userDataDir() (dir string, ok bool, err error) {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return d, true, nil
 	}
-	return dir, true, nil
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", false, fmt.Errorf("find the user data dir: %w (set XDG_DATA_HOME or give --data-dir)", err)
+	}
+	if _, err := os.Stat(home); err != nil {
+		return "", false, nil
+	}
+	if runtime.GOOS == "darwin" {
+		return filepath.Join(home, "Library", "Application Support"), true, nil
+	}
+	return filepath.Join(home, ".local", "share"), true, nil
+}
+
+// moveOldSkills moves the skills that earlier versions kept in
+// <user cache dir>/mcpfs/skills to dir, once, when dir does not exist yet,
+// and returns where the skills are: dir, or the old place when they could
+// not be moved (nothing is lost; the warning says why).
+func (g *globals) moveOldSkills(dir string) string {
+	c, err := cache.DefaultDir()
+	if err != nil {
+		return dir
+	}
+	old := filepath.Join(filepath.Dir(c), "skills")
+	if old == dir {
+		return dir
+	}
+	if _, err := os.Stat(old); err != nil {
+		return dir
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		return dir
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		g.log.Warn("skills stay in the old place: cannot create the new one", "old", old, "new", dir, "err", err)
+		return old
+	}
+	if err := os.Rename(old, dir); err != nil {
+		g.log.Warn("skills stay in the old place: cannot move them", "old", old, "new", dir, "err", err)
+		return old
+	}
+	g.log.Info("moved the saved skills to the user data dir", "from", old, "to", dir)
+	return dir
 }
 
 // openSkills opens the skill store, creating its directory.
