@@ -81,3 +81,7 @@ echo "== go test (no race): interpreted goroutine programs"
 # yaegi's own goroutine closures race, so exec/check interprets the
 # programs that start goroutines only without -race.
 go test -count=1 -run TestPrograms ./exec/check
+
+echo "== go test (no race): 1,000 snippet runs leak nothing"
+MCPFS_LEAK_RUNS=1000 go test -count=1 -run TestNoLeaks -v ./exec
+
