@@ -62,10 +62,25 @@ func BenchmarkStat(b *testing.B) {
 	})
 }
 
-// BenchmarkOpenReadClose reads one whole file, on the mount and on disk.
+// BenchmarkOpenReadClose reads one whole file of servers/, on the mount
+// and on disk.
 func BenchmarkOpenReadClose(b *testing.B) {
 	benchBoth(b, func(b *testing.B, root string) {
 		p := filepath.Join(root, "servers/server001/tool_007.go")
+		for b.Loop() {
+			if _, err := os.ReadFile(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkOpenReadCloseMain reads README.md, a file of the main
+// connection (which also serves the writable folders, so its files are
+// opened and released through this process), on the mount and on disk.
+func BenchmarkOpenReadCloseMain(b *testing.B) {
+	benchBoth(b, func(b *testing.B, root string) {
+		p := filepath.Join(root, "README.md")
 		for b.Loop() {
 			if _, err := os.ReadFile(p); err != nil {
 				b.Fatal(err)

@@ -617,3 +617,94 @@ func TestErrno(t *testing.T) {
 		}
 	}
 }
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// take returns what was written so far and empties the buffer.
+func (b *syncBuffer) take() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.buf.String()
+	b.buf.Reset()
+	return s
+}
+
+// TestServersConnection checks that servers/ is served read only by a
+// connection of its own whose files open, read and close without a
+// request, while files of the main connection are still opened there.
+func TestServersConnection(t *testing.T) {
+	skipWithoutFuse(t)
+	if os.Geteuid() != 0 {
+		t.Skip("servers/ gets a connection of its own only when mounting as root")
+	}
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	dir := t.TempDir()
+	m, err := Mount(dir, tree(server("alpha", "create_issue")), Options{Debug: true, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := m.Unmount(); err != nil {
+			t.Error(err)
+		}
+		m.Wait()
+	}()
+
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(filepath.Join(dir, "servers"), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Flags&1 == 0 { // ST_RDONLY
+		t.Errorf("servers/ is not a read-only mount (statfs flags %#x)", st.Flags)
+	}
+	mounts, _ := mountsAt(filepath.Join(dir, "servers"))
+	if len(mounts) != 1 || mounts[0].fsType != "fuse.mcpfs" {
+		t.Errorf("mounts at servers/: %+v, want one fuse.mcpfs", mounts)
+	}
+
+	requests := func(text string) []string {
+		var out []string
+		for _, line := range strings.Split(text, "\n") {
+			for _, op := range []string{": OPEN ", ": FLUSH ", ": RELEASE "} {
+				if strings.Contains(line, op) {
+					out = append(out, line)
+				}
+			}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		file      string
+		wantOpens bool
+	}{
+		{"servers/alpha/create_issue.go", false},
+		{"README.md", true},
+	} {
+		p := filepath.Join(dir, tt.file)
+		for range 2 { // warm: the first open of a connection learns it is not needed
+			if _, err := os.ReadFile(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		logs.take()
+		for range 3 {
+			if _, err := os.ReadFile(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := requests(logs.take()); (len(got) > 0) != tt.wantOpens {
+			t.Errorf("%s: open/flush/release requests %q, want some: %v", tt.file, got, tt.wantOpens)
+		}
+	}
+}

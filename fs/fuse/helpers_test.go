@@ -26,31 +26,38 @@ func TestMain(m *testing.M) {
 		runChild(dir)
 		return
 	}
-	before := tempMounts()
-	code := m.Run()
-	var left []string
-	for p := range tempMounts() {
-		if !before[p] {
-			left = append(left, p)
-		}
+	if role := os.Getenv(roleEnv); role != "" {
+		os.Exit(runRole(role, os.Getenv(roleDirEnv)))
 	}
-	if len(left) > 0 {
+	// Every temp dir of this run (t.TempDir included) is under a folder of
+	// its own, so the check below sees only this package's mounts, never
+	// those of another package's tests running at the same time.
+	base, err := os.MkdirTemp("", "mcpfs-fuse-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "temp dir:", err)
+		os.Exit(1)
+	}
+	os.Chmod(base, 0o755) // the tests that mount as nobody reach their dirs through it
+	os.Setenv("TMPDIR", base)
+	code := m.Run()
+	if left := tempMounts(base); len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: tests left mcpfs mounts behind: %s\n", strings.Join(left, ", "))
 		for _, dir := range left {
 			_ = syscall.Unmount(dir, syscall.MNT_DETACH)
 		}
 		code = 1
 	}
+	os.RemoveAll(base)
 	os.Exit(code)
 }
 
-// tempMounts is the set of mcpfs mount points under the temp dir.
-func tempMounts() map[string]bool {
+// tempMounts lists the mcpfs mount points under base.
+func tempMounts(base string) []string {
 	all, _ := readMountInfo()
-	out := map[string]bool{}
+	var out []string
 	for _, mt := range all {
-		if mt.fsType == "fuse.mcpfs" && strings.HasPrefix(mt.point, os.TempDir()) {
-			out[mt.point] = true
+		if mt.fsType == "fuse.mcpfs" && strings.HasPrefix(mt.point, base+"/") {
+			out = append(out, mt.point)
 		}
 	}
 	return out
@@ -91,14 +98,21 @@ func testMount(tb testing.TB, t *mcpfs.Tree) *Mounted {
 
 func skipWithoutFuse(tb testing.TB) {
 	tb.Helper()
+	if os.Geteuid() != 0 {
+		// fusermount3 opens /dev/fuse itself, as root.
+		if _, err := os.Stat("/dev/fuse"); err != nil {
+			tb.Skipf("FUSE tests skipped: no /dev/fuse: %v", err)
+		}
+		if fusermount() == "" {
+			tb.Skip("FUSE tests skipped: not root and no fusermount3 (apt-get install fuse3)")
+		}
+		return
+	}
 	f, err := os.OpenFile("/dev/fuse", os.O_RDWR, 0)
 	if err != nil {
 		tb.Skipf("FUSE tests skipped: /dev/fuse is not usable: %v", err)
 	}
 	f.Close()
-	if os.Geteuid() != 0 && fusermount() == "" {
-		tb.Skip("FUSE tests skipped: not root and no fusermount3 (apt-get install fuse3)")
-	}
 }
 
 // server is a ready server snapshot whose tools take one string argument.

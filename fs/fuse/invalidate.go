@@ -17,6 +17,7 @@ import (
 // snapshot is unchanged, so it never generates an unchanged server.
 func (m *Mounted) invalidate(old, new *mcpfs.Tree) {
 	m.invalidateDir(old, new, ".", &m.root.Inode)
+	m.invalidateServers(old, new)
 }
 
 // invalidateDir handles the directory at p, which the kernel knows as in.

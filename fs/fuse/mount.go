@@ -40,6 +40,11 @@ type Options struct {
 	// and saved in this store, and every tree served shows the store's
 	// current skills. Nil keeps skills/ read only.
 	Skills *skills.Store
+	// Run makes run/ live: a program written to run/<job>.go is run by
+	// Run when the file is closed, and its result is read from
+	// run/<job>.out (see run.go and run/README.md). Nil keeps run/ read
+	// only and empty.
+	Run Runner
 }
 
 // Mounted is a mounted tree. Its methods are safe for concurrent use.
@@ -55,8 +60,13 @@ type Mounted struct {
 	swapMu   sync.Mutex // serializes replacing the tree; never held while waiting on the kernel
 
 	skills *skills.Store // nil: skills/ is read only
+	run    *runState     // nil: run/ is read only
 	stage  stage
 	bg     sync.WaitGroup // invalidations after a skill was saved
+
+	// servers is the read-only connection serving servers/, mounted over
+	// the main one (servers_conn.go); nil when servers/ is served here.
+	servers atomic.Pointer[serversConn]
 
 	unmountOnce sync.Once
 	unmountErr  error
@@ -85,6 +95,9 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 	}
 	m.tree.Store(initial)
 	m.root = &dirNode{m: m, path: "."}
+	if opts.Run != nil {
+		m.run = newRunState(opts.Run, logger)
+	}
 
 	timeout := opts.CacheTimeout
 	if timeout <= 0 {
@@ -144,6 +157,11 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 		_ = m.Unmount()
 		return nil, fmt.Errorf("mount %s: waiting for the kernel: %w", abs, err)
 	}
+	if asRoot {
+		if err := m.mountServers(fo); err != nil {
+			logger.Warn("servers/ is served by the main connection; each open of its files costs a round trip", "dir", abs, "error", err)
+		}
+	}
 	return m, nil
 }
 
@@ -182,6 +200,8 @@ func mountHint(err error, asRoot bool) string {
 		return " (mounting needs CAP_SYS_ADMIN; in a container, run it with --cap-add SYS_ADMIN --device /dev/fuse)"
 	case errors.Is(err, syscall.ENODEV):
 		return " (the kernel has no FUSE support: load it with modprobe fuse)"
+	case !asRoot:
+		return " (fusermount3 printed the reason on stderr; as a non-root user the mount point must be a directory you own and may write, and not inside another user's FUSE mount)"
 	}
 	return ""
 }
@@ -222,6 +242,10 @@ func (m *Mounted) Update(t *mcpfs.Tree) {
 // returns the first result.
 func (m *Mounted) Unmount() error {
 	m.unmountOnce.Do(func() {
+		if m.run != nil {
+			m.run.close() // cancels jobs, releasing reads that wait for them
+		}
+		m.unmountServers()
 		err := m.server.Unmount()
 		if err == nil {
 			return
@@ -238,7 +262,10 @@ func (m *Mounted) Unmount() error {
 
 // Wait blocks until the request loop ends: after Unmount, or when the
 // mount was unmounted from outside (umount DIR).
-func (m *Mounted) Wait() { m.server.Wait() }
+func (m *Mounted) Wait() {
+	m.server.Wait()
+	m.waitServers()
+}
 
 // closeOnExecFuseFDs sets FD_CLOEXEC on every open /dev/fuse descriptor of
 // this process. go-fuse does not expose its descriptor, so they are found
@@ -281,10 +308,11 @@ func checkFuse(asRoot bool) error {
 	return nil
 }
 
-// fusermount returns the fusermount binary go-fuse would use, or "".
+// fusermount returns the fusermount binary go-fuse would use, or "": the
+// first of fusermount3 and fusermount found in PATH or else in /bin.
 func fusermount() string {
 	for _, name := range []string{"fusermount3", "fusermount"} {
-		for _, dir := range append(filepath.SplitList(os.Getenv("PATH")), "/bin", "/usr/bin") {
+		for _, dir := range append(filepath.SplitList(os.Getenv("PATH")), "/bin") {
 			if dir == "" {
 				continue
 			}

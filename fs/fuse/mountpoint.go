@@ -42,15 +42,16 @@ func prepareMountPoint(dir string, asRoot bool, logger *slog.Logger) error {
 			if err == nil && len(mounts) > 0 {
 				return fmt.Errorf("%s is already a mount point (%s); unmount it first (umount %s) or choose another directory", dir, mounts[len(mounts)-1].fsType, dir)
 			}
+			if isFuse && errors.Is(err, syscall.EACCES) {
+				// The kernel keeps users out of other users' FUSE
+				// mounts, dead or alive.
+				return fmt.Errorf("%s holds a FUSE mount of another user that this user may not use or remove (%v); its owner or root must unmount it (umount -l %s), or choose another directory", dir, err, dir)
+			}
 			return checkEmptyDir(dir, err)
 		}
 		logger.Warn("removing a dead mount left by a process that was killed", "dir", dir, "error", err)
 		if asRoot {
-			for _, mt := range mounts {
-				if strings.HasPrefix(mt.fsType, "fuse") {
-					abortConnection(mt.dev, logger)
-				}
-			}
+			abortConnections(dir, logger)
 		}
 		if derr := detach(dir, asRoot); derr != nil {
 			return fmt.Errorf("%s holds a dead FUSE mount (%v) that could not be removed: %w (try: umount -l %s)", dir, err, derr, dir)
@@ -123,7 +124,7 @@ func detach(dir string, asRoot bool) error {
 	}
 	bin := fusermount()
 	if bin == "" {
-		return errors.New("fusermount3 is not installed (Debian/Ubuntu: apt-get install fuse3)")
+		return errors.New("fusermount3 is not installed (Debian/Ubuntu: apt-get install fuse3; Fedora: dnf install fuse3)")
 	}
 	out, err := osexec.Command(bin, "-u", "-z", dir).CombinedOutput()
 	if err != nil {
@@ -132,33 +133,93 @@ func detach(dir string, asRoot bool) error {
 	return nil
 }
 
-// fusectlDir is where the fusectl file system shows FUSE connections.
-const fusectlDir = "/sys/fs/fuse/connections"
-
-// abortConnection aborts the FUSE connection of device dev ("0:52"). A dead
+// abortConnections aborts the FUSE connections of the mounts at dir and
+// below it (the connection of servers/ sits on the main one). A dead
 // mount can still have a live connection when a process forked by the
 // killed server holds a copy of /dev/fuse (between fork and exec); whoever
-// waits on that mount then hangs until the connection is aborted. The
-// fusectl file system is mounted at /sys/fs/fuse/connections if it is not
-// (systemd mounts it at boot on most systems).
-func abortConnection(dev string, logger *slog.Logger) {
+// waits on that mount then hangs until the connection is aborted.
+func abortConnections(dir string, logger *slog.Logger) {
+	all, err := readMountInfo()
+	if err != nil {
+		logger.Debug("could not read the mount table", "error", err)
+	}
+	var devs []string
+	for _, mt := range all {
+		if strings.HasPrefix(mt.fsType, "fuse") && (mt.point == dir || strings.HasPrefix(mt.point, dir+"/")) {
+			devs = append(devs, mt.dev)
+		}
+	}
+	if len(devs) == 0 {
+		return
+	}
+	err = withFusectl(logger, func(ctl string) {
+		for _, dev := range devs {
+			abortConnection(ctl, dev, logger)
+		}
+	})
+	if err != nil {
+		logger.Debug("could not abort the connections of dead FUSE mounts", "dir", dir, "error", err)
+	}
+}
+
+// abortConnection aborts the FUSE connection of device dev ("0:52"),
+// shown by fusectl in the directory ctl.
+func abortConnection(ctl, dev string, logger *slog.Logger) {
 	_, minor, ok := strings.Cut(dev, ":")
 	if !ok {
 		return
 	}
-	abort := filepath.Join(fusectlDir, minor, "abort")
-	if _, err := os.Stat(abort); errors.Is(err, iofs.ErrNotExist) {
-		if err := syscall.Mount("fusectl", fusectlDir, "fusectl", 0, ""); err != nil && !errors.Is(err, syscall.EBUSY) {
-			logger.Debug("could not mount fusectl", "dir", fusectlDir, "error", err)
-			return
-		}
-	}
+	abort := filepath.Join(ctl, minor, "abort")
 	if err := os.WriteFile(abort, []byte("1"), 0); err != nil {
+		// No such file: the connection is gone already.
 		logger.Debug("could not abort the FUSE connection", "device", dev, "error", err)
 		return
 	}
 	logger.Info("aborted the connection of a dead FUSE mount", "device", dev)
 }
+
+// withFusectl calls f with the directory where the fusectl file system
+// shows FUSE connections. systemd mounts it at boot on most systems; when
+// it is not mounted, withFusectl mounts it for the call and unmounts it
+// again, leaving the mount table as it found it.
+func withFusectl(logger *slog.Logger, f func(dir string)) error {
+	if fusectlMounted() {
+		f(fusectlDir)
+		return nil
+	}
+	if err := syscall.Mount("fusectl", fusectlDir, "fusectl", 0, ""); err != nil {
+		if errors.Is(err, syscall.EBUSY) { // mounted meanwhile by someone else
+			f(fusectlDir)
+			return nil
+		}
+		return fmt.Errorf("mount fusectl at %s: %w", fusectlDir, err)
+	}
+	defer func() {
+		err := syscall.Unmount(fusectlDir, 0)
+		if errors.Is(err, syscall.EBUSY) {
+			err = syscall.Unmount(fusectlDir, syscall.MNT_DETACH)
+		}
+		if err != nil {
+			logger.Warn("could not unmount fusectl after using it", "dir", fusectlDir, "error", err, "fix", "umount "+fusectlDir)
+		}
+	}()
+	f(fusectlDir)
+	return nil
+}
+
+// fusectlMounted reports whether fusectl is mounted at fusectlDir.
+func fusectlMounted() bool {
+	mounts, _ := mountsAt(fusectlDir)
+	for _, mt := range mounts {
+		if mt.fsType == "fusectl" {
+			return true
+		}
+	}
+	return false
+}
+
+// fusectlDir is where the fusectl file system shows FUSE connections.
+const fusectlDir = "/sys/fs/fuse/connections"
 
 // mountEntry is one line of /proc/self/mountinfo.
 type mountEntry struct {

@@ -18,6 +18,7 @@ type dirNode struct {
 	fusefs.Inode
 	m    *Mounted
 	path string // io/fs path: "." for the root
+	ro   bool   // served by the read-only connection of servers/
 }
 
 // fileNode is a file with the bytes it was looked up with. Its content
@@ -29,6 +30,7 @@ type fileNode struct {
 	data  []byte
 	sum   uint64
 	mtime time.Time
+	ro    bool // served by the read-only connection of servers/
 }
 
 var (
@@ -56,6 +58,9 @@ func (d *dirNode) Lookup(ctx context.Context, name string, out *gofuse.EntryOut)
 	if d.writableSkills() {
 		return d.m.lookupFolder(ctx, &d.Inode, name, out)
 	}
+	if d.path == "." && name == mcpfs.RunDir && d.m.run != nil {
+		return d.m.lookupRunDir(ctx, &d.Inode, out) // run/ is live: run_nodes.go
+	}
 	p := childPath(d.path, name)
 	child, errno := d.m.newNode(p)
 	if errno != 0 {
@@ -63,9 +68,11 @@ func (d *dirNode) Lookup(ctx context.Context, name string, out *gofuse.EntryOut)
 	}
 	switch c := child.(type) {
 	case *dirNode:
+		c.ro = d.ro
 		ino := c.fillAttr(&out.Attr)
 		return d.NewInode(ctx, c, fusefs.StableAttr{Mode: syscall.S_IFDIR, Ino: ino}), 0
 	case *fileNode:
+		c.ro = d.ro
 		ino := c.fillAttr(&out.Attr)
 		return d.NewInode(ctx, c, fusefs.StableAttr{Mode: syscall.S_IFREG, Ino: ino}), 0
 	}
@@ -196,10 +203,15 @@ func (f *fileNode) fillAttr(a *gofuse.Attr) uint64 {
 
 // Open opens the file for reading. Opening for writing or truncating fails
 // with EROFS, for root too. The kernel keeps cached pages across opens:
-// a file inode never changes content.
+// a file inode never changes content. On the read-only connection of
+// servers/, ENOSYS tells the kernel to stop sending OPEN (and RELEASE)
+// for that connection: its files then open with no request at all.
 func (f *fileNode) Open(ctx context.Context, flags uint32) (fusefs.FileHandle, uint32, syscall.Errno) {
 	if flags&syscall.O_ACCMODE != syscall.O_RDONLY || flags&(syscall.O_TRUNC|syscall.O_APPEND|syscall.O_CREAT) != 0 {
 		return nil, 0, syscall.EROFS
+	}
+	if f.ro {
+		return nil, 0, syscall.ENOSYS
 	}
 	return nil, gofuse.FOPEN_KEEP_CACHE | gofuse.FOPEN_NOFLUSH, 0
 }
@@ -240,9 +252,14 @@ func setOwner(a *gofuse.Attr) {
 var _ = (fusefs.NodeFlusher)((*fileNode)(nil))
 
 // Flush has nothing to do for a read-only file. Open sets FOPEN_NOFLUSH
-// so that the kernel does not send FLUSH for these files at all; it must
-// not answer ENOSYS, which would stop FLUSH for the whole mount, and with
-// it the save on close of skill files.
+// so that the kernel does not send FLUSH for these files at all; on the
+// main connection it must not answer ENOSYS, which would stop FLUSH for
+// the whole connection, and with it the save on close of skill files.
+// The read-only connection of servers/ skips OPEN, so no open flags reach
+// the kernel there: ENOSYS stops FLUSH for that connection.
 func (f *fileNode) Flush(ctx context.Context, fh fusefs.FileHandle) syscall.Errno {
+	if f.ro {
+		return syscall.ENOSYS
+	}
 	return 0
 }
