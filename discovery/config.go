@@ -224,6 +224,11 @@ func (p *configParser) config(root *jsonValue) (*Config, error) {
 		p.warnAt(servers.Off, p.format, "no servers configured")
 	}
 	slices.SortFunc(cfg.Servers, func(a, b ServerConfig) int { return strings.Compare(a.Name, b.Name) })
+	if mcpfs != nil {
+		if err := p.settings(cfg, mcpfs); err != nil {
+			return nil, err
+		}
+	}
 	return cfg, nil
 }
 

@@ -25,6 +25,9 @@ var noEnv = env(nil)
 
 const testFile = "/cfg/mcp.json"
 
+// m starts a config whose "mcpfs" object comes next (at 1:29).
+const m = `{"mcpServers": {}, "mcpfs": `
+
 func TestParseErrors(t *testing.T) {
 	deep := `{"mcpfs": {"x": ` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}, "mcpServers": {}}`
 	tests := []struct {
@@ -120,6 +123,52 @@ func TestParseErrors(t *testing.T) {
 		{"timeout huge", `{"mcpServers": {"a": {"command": "x", "timeout": 1e300}}}`, "mcpServers.a.timeout", 1, 50, "is over 24h0m0s"},
 		{"duplicate key in server", `{"mcpServers": {"a": {"command": "x", "command": "y"}}}`, "mcpServers.a.command", 1, 39, "duplicate key (first at 1:23)"},
 		{"vscode dialect path", `{"servers": {"a": {"type": "stdio"}}}`, "servers.a", 1, 19, `no "command" or "url"`},
+
+		// The top-level "mcpfs" section: every key is mcpfs's, so unknown
+		// ones are errors (a misspelt setting must not leave a default).
+		{"mcpfs unknown key suggested", m + `{"sandbx": "strict"}}`, "mcpfs.sandbx", 1, 30, `unknown key; did you mean "sandbox"? (known: imports, limits, sandbox, pool)`},
+		{"mcpfs unknown key case", m + `{"Pool": 1}}`, "mcpfs.Pool", 1, 30, `did you mean "pool"?`},
+		{"mcpfs unknown key", m + `{"colour": 1}}`, "mcpfs.colour", 1, 30, "unknown key (known: imports, limits, sandbox, pool)"},
+		{"mcpfs duplicate key", m + `{"pool": 1, "pool": 2}}`, "mcpfs.pool", 1, 41, "duplicate key (first at 1:30)"},
+		{"imports not an object", m + `{"imports": ["fmt"]}}`, "mcpfs.imports", 1, 41, `want an object like {"allow": ["crypto/sha256"]`},
+		{"imports unknown key", m + `{"imports": {"alow": []}}}`, "mcpfs.imports.alow", 1, 42, `did you mean "allow"?`},
+		{"allow not an array", m + `{"imports": {"allow": "crypto/sha256"}}}`, "mcpfs.imports.allow", 1, 51, "want an array of import paths"},
+		{"allow entry a number", m + `{"imports": {"allow": [5]}}}`, "mcpfs.imports.allow[0]", 1, 52, "want an import path in double quotes"},
+		{"allow entry empty", m + `{"imports": {"allow": [""]}}}`, "mcpfs.imports.allow[0]", 1, 52, "is empty"},
+		{"allow entry with a space", m + `{"imports": {"allow": ["crypto sha256"]}}}`, "mcpfs.imports.allow[0]", 1, 52, `"crypto sha256" is not an import path: it holds ' '`},
+		{"allow entry dot dot", m + `{"imports": {"allow": ["fmt/../os"]}}}`, "mcpfs.imports.allow[0]", 1, 52, `has a ".." element`},
+		{"allow entry trailing slash", m + `{"imports": {"allow": ["crypto/"]}}}`, "mcpfs.imports.allow[0]", 1, 52, "empty element"},
+		{"allow a tree package", m + `{"imports": {"allow": ["mcpfs/servers/x"]}}}`, "mcpfs.imports.allow[0]", 1, 52, "is a package of the tree"},
+		{"allow twice", m + `{"imports": {"allow": ["hash", "hash"]}}}`, "mcpfs.imports.allow[1]", 1, 60, `"hash" is listed twice (first at 1:52)`},
+		{"deny not an array", m + `{"imports": {"deny": {}}}}`, "mcpfs.imports.deny", 1, 50, "got an object"},
+		{"allowed and denied", "{\"mcpServers\": {}, \"mcpfs\": {\"imports\": {\n  \"allow\": [\"hash\"],\n  \"deny\": [\"fmt\", \"hash\"]}}}", "mcpfs.imports.deny[1]", 3, 19, `"hash" is also in allow (at 2:13); keep it in one of them`},
+		{"limits not an object", m + `{"limits": 30}}`, "mcpfs.limits", 1, 40, `want an object like {"timeout": "30s"`},
+		{"limits unknown key", m + `{"limits": {"timout": "1s"}}}`, "mcpfs.limits.timout", 1, 41, `did you mean "timeout"?`},
+		{"limits cpu", m + `{"limits": {"cpu": 2}}}`, "mcpfs.limits.cpu", 1, 41, "not a setting: the CPU time of a run follows from its time limit"},
+		{"limits openFiles", m + `{"limits": {"openFiles": 64}}}`, "mcpfs.limits.openFiles", 1, 41, "descriptor limit (32) is fixed"},
+		{"limits processes", m + `{"limits": {"processes": 4}}}`, "mcpfs.limits.processes", 1, 41, "cannot start processes"},
+		{"limits duplicate key", m + `{"limits": {"memory": "1GiB", "memory": "2GiB"}}}`, "mcpfs.limits.memory", 1, 59, "duplicate key (first at 1:41)"},
+		{"limits timeout words", m + `{"limits": {"timeout": "30 seconds"}}}`, "mcpfs.limits.timeout", 1, 52, `want a positive duration like "30s" or "10m", got "30 seconds"`},
+		{"limits timeout negative", m + `{"limits": {"timeout": "-1s"}}}`, "mcpfs.limits.timeout", 1, 52, "want a positive duration"},
+		{"limits timeout bool", m + `{"limits": {"timeout": true}}}`, "mcpfs.limits.timeout", 1, 52, `want a duration like "30s" or "10m", or a number of milliseconds, got a boolean`},
+		{"limits maxTimeout huge", m + `{"limits": {"maxTimeout": "48h"}}}`, "mcpfs.limits.maxTimeout", 1, 55, "is over 24h0m0s"},
+		{"limits timeout over max", m + `{"limits": {"timeout": "20m", "maxTimeout": "10m"}}}`, "mcpfs.limits.timeout", 1, 52, "timeout 20m0s is over maxTimeout 10m0s (at 1:73); lower timeout or raise maxTimeout"},
+		{"limits memory small", m + `{"limits": {"memory": "128MiB"}}}`, "mcpfs.limits.memory", 1, 51, "128MiB is below the minimum of 256MiB"},
+		{"limits memory unit", m + `{"limits": {"memory": "1G"}}}`, "mcpfs.limits.memory", 1, 51, `want a size like "512MiB" or "1GiB", or a number of bytes, got "1G" (units: B, KiB`},
+		{"limits memory words", m + `{"limits": {"memory": "lots"}}}`, "mcpfs.limits.memory", 1, 51, `got "lots"`},
+		{"limits memory fraction", m + `{"limits": {"memory": 1.5e9}}}`, "mcpfs.limits.memory", 1, 51, "want a whole number of bytes"},
+		{"limits memory huge", m + `{"limits": {"memory": "2TiB"}}}`, "mcpfs.limits.memory", 1, 51, "2TiB is over the maximum of 1TiB"},
+		{"limits memory an array", m + `{"limits": {"memory": [1]}}}`, "mcpfs.limits.memory", 1, 51, "got an array"},
+		{"limits output tiny", m + `{"limits": {"output": 10}}}`, "mcpfs.limits.output", 1, 51, "10B is below the minimum of 1KiB"},
+		{"limits output over file", m + `{"limits": {"outputFile": "1MiB", "output": "2MiB"}}}`, "mcpfs.limits.output", 1, 73, "output 2MiB is over outputFile 1MiB (at 1:55)"},
+		{"limits calls zero", m + `{"limits": {"concurrentCalls": 0}}}`, "mcpfs.limits.concurrentCalls", 1, 60, "0 tool calls is out of range; want 1 to 1024"},
+		{"limits calls a string", m + `{"limits": {"concurrentCalls": "16"}}}`, "mcpfs.limits.concurrentCalls", 1, 60, "want a whole number, got a string"},
+		{"limits calls fraction", m + `{"limits": {"concurrentCalls": 2.5}}}`, "mcpfs.limits.concurrentCalls", 1, 60, "want a whole number from 1 to 1024, got 2.5"},
+		{"sandbox unknown mode", m + `{"sandbox": "default"}}`, "mcpfs.sandbox", 1, 41, `unknown sandbox mode "default"; want "strict"`},
+		{"sandbox a bool", m + `{"sandbox": true}}`, "mcpfs.sandbox", 1, 41, `want "auto" or "strict", got a boolean`},
+		{"pool too big", m + `{"pool": 17}}`, "mcpfs.pool", 1, 38, "17 workers is out of range; want 0 to 16"},
+		{"pool negative", m + `{"pool": -1}}`, "mcpfs.pool", 1, 38, "out of range"},
+		{"pool multi-line", "{\n  \"mcpfs\": {\n    \"pool\": \"2\"\n  },\n  \"mcpServers\": {}\n}", "mcpfs.pool", 3, 13, "want a whole number, got a string"},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {
@@ -350,7 +399,7 @@ func TestParseWarnings(t *testing.T) {
 		{"headers on a stdio server", `{"mcpServers": {"a": {"command": "x", "headers": {}}}}`,
 			[]string{"mcpServers.a.headers: headers are for http and sse servers"}},
 		{"no servers", `{"mcpServers": {}}`, []string{"mcpServers: no servers configured"}},
-		{"mcpfs settings accepted", `{"mcpfs": {"anything": [1, {"x": null}]}, "servers": {"a": {"command": "x"}}}`, nil},
+		{"mcpfs settings accepted", `{"mcpfs": {"sandbox": "strict", "limits": {"timeout": "1m"}}, "servers": {"a": {"command": "x"}}}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -908,5 +957,101 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestParseSettings(t *testing.T) {
+	pool := func(n int) *int { return &n }
+	tests := []struct {
+		name string
+		in   string
+		want Settings
+	}{
+		{"none", `{"mcpServers": {}}`, Settings{}},
+		{"empty", m + `{}}`, Settings{}},
+		{"everything", m + `{
+			"imports": {"allow": ["crypto/sha256", "hash/crc32"], "deny": ["text/template"]},
+			"limits": {"timeout": "45s", "maxTimeout": "20m", "memory": "512MiB", "output": "64KiB",
+			           "outputFile": "1GiB", "concurrentCalls": 4},
+			"sandbox": "strict",
+			"pool": 2}}`,
+			Settings{Allow: []string{"crypto/sha256", "hash/crc32"}, Deny: []string{"text/template"},
+				Timeout: 45 * time.Second, MaxTimeout: 20 * time.Minute, Memory: 512 << 20, Output: 64 << 10,
+				OutputFile: 1 << 30, ConcurrentCalls: 4, Sandbox: "strict", Pool: pool(2)}},
+		{"milliseconds and bytes", m + `{"limits": {"timeout": 1500, "memory": 268435456, "output": "1.5 KiB"}}}`,
+			Settings{Timeout: 1500 * time.Millisecond, Memory: 256 << 20, Output: 1536}},
+		{"decimal units", m + `{"limits": {"memory": "2GB", "output": "100kB"}}}`,
+			Settings{Memory: 2e9, Output: 1e5}},
+		{"pool zero", m + `{"pool": 0, "sandbox": "auto"}}`, Settings{Pool: pool(0), Sandbox: "auto"}},
+		{"vscode dialect", `{"servers": {}, "mcpfs": {"limits": {"maxTimeout": "1h"}}}`, Settings{MaxTimeout: time.Hour}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse(testFile, []byte(tt.in), noEnv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(cfg.Settings, tt.want) {
+				t.Errorf("got %+v, want %+v", cfg.Settings, tt.want)
+			}
+			if !cfg.Settings.Equal(tt.want) {
+				t.Errorf("Equal(%+v) = false, want true", tt.want)
+			}
+		})
+	}
+}
+
+func TestSettingsEqual(t *testing.T) {
+	one, zero := 1, 0
+	base := Settings{Allow: []string{"hash"}, Timeout: time.Second, Pool: &one}
+	tests := []struct {
+		name string
+		t    Settings
+		want bool
+	}{
+		{"same", Settings{Allow: []string{"hash"}, Timeout: time.Second, Pool: &one}, true},
+		{"allow", Settings{Allow: []string{"fmt"}, Timeout: time.Second, Pool: &one}, false},
+		{"timeout", Settings{Allow: []string{"hash"}, Timeout: 2 * time.Second, Pool: &one}, false},
+		{"pool unset", Settings{Allow: []string{"hash"}, Timeout: time.Second}, false},
+		{"pool zero", Settings{Allow: []string{"hash"}, Timeout: time.Second, Pool: &zero}, false},
+		{"sandbox", Settings{Allow: []string{"hash"}, Timeout: time.Second, Pool: &one, Sandbox: "strict"}, false},
+	}
+	for _, tt := range tests {
+		if got := base.Equal(tt.t); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestCheckImports(t *testing.T) {
+	in := "{\"mcpServers\": {},\n \"mcpfs\": {\"imports\": {\"allow\": [\n   \"hash\",\n   \"os/exec\"]}}}"
+	cfg, err := Parse(testFile, []byte(in), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := errors.New(`"os/exec" can never be allowed in snippets: it runs programs`)
+	err = cfg.CheckImports(func(p string) error {
+		if p == "os/exec" {
+			return refuse
+		}
+		return nil
+	})
+	want := testFile + `:4:4: mcpfs.imports.allow[1]: "os/exec" can never be allowed in snippets: it runs programs; remove it from allow`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+	if !errors.Is(err, ErrConfig) || !errors.Is(err, refuse) {
+		t.Errorf("got %v, want it to match ErrConfig and the refusal", err)
+	}
+	if err := cfg.CheckImports(func(string) error { return nil }); err != nil {
+		t.Errorf("got %v, want nil when every package is allowed", err)
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{1 << 30: "1GiB", 512 << 20: "512MiB", 1536 << 10: "1536KiB", 1000: "1000B", 1 << 40: "1TiB", 0: "0B"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d): got %q, want %q", n, got, want)
+		}
 	}
 }

@@ -63,4 +63,57 @@ type Config struct {
 	// Warnings are things worth telling the user that do not stop anything
 	// (unknown keys, say), each with its JSON path.
 	Warnings []string
+	// Settings are mcpfs's own settings: the top-level "mcpfs" object.
+	Settings Settings
+
+	// settingAt locates values of the "mcpfs" object by JSON path, for
+	// errors found by the packages that use them (CheckImports).
+	settingAt map[string]position
+}
+
+// position is a 1-based line and column in a config file.
+type position struct{ line, col int }
+
+// Settings are mcpfs's own settings, from the config's top-level "mcpfs"
+// object (other MCP clients ignore it):
+//
+//	"mcpfs": {
+//	  "imports": {"allow": ["crypto/sha256"], "deny": ["text/template"]},
+//	  "limits": {"timeout": "30s", "maxTimeout": "10m", "memory": "1GiB",
+//	             "output": "1MiB", "outputFile": "256MiB", "concurrentCalls": 16},
+//	  "sandbox": "strict",
+//	  "pool": 1
+//	}
+//
+// A zero field was not set: whoever uses the setting applies its own
+// default. Parse checks each value's type, syntax and bounds; which
+// standard packages may be allowed is for the snippet checker to say
+// (Config.CheckImports).
+type Settings struct {
+	// Allow (imports.allow) adds standard packages to those a snippet may
+	// import; Deny (imports.deny) takes packages away. As written, without
+	// duplicates, and no package in both.
+	Allow, Deny []string
+	// Timeout (limits.timeout) is a run's time when the caller gives none;
+	// MaxTimeout (limits.maxTimeout) is the longest a caller may give. When
+	// both are set, Timeout <= MaxTimeout.
+	Timeout, MaxTimeout time.Duration
+	// Memory (limits.memory) is the memory a snippet's worker may use, in
+	// bytes: at least MinMemory.
+	Memory int64
+	// Output (limits.output) is how much of each of stdout and stderr a
+	// run's result holds, in bytes; OutputFile (limits.outputFile) is the
+	// most of one stream kept in the file that holds cut output in full.
+	// When both are set, Output <= OutputFile.
+	Output, OutputFile int64
+	// ConcurrentCalls (limits.concurrentCalls) bounds the tool calls one
+	// run has in flight.
+	ConcurrentCalls int
+	// Sandbox is "strict" (refuse to run snippets unless every sandbox
+	// layer is in force), "auto" (run with the layers the system offers)
+	// or "" when not set.
+	Sandbox string
+	// Pool is how many started workers wait for a snippet; nil when not
+	// set (0 is a value: every run starts its own worker).
+	Pool *int
 }

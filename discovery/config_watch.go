@@ -13,11 +13,12 @@ const DefaultWatchInterval = 500 * time.Millisecond
 
 // WatchConfig watches the file cfg was read from and calls onChange with
 // the new config each time the file changes in a way that changes its
-// servers, and onError when an edit leaves the file invalid (or unreadable);
-// the caller keeps using the last good config meanwhile, and onChange is
-// called again once the file is fixed. It polls, so it follows editors that
-// replace the file by renaming, and it runs until ctx is done. A config
-// without a file (the built-in default) is not watched.
+// servers or its settings (the "mcpfs" object), and onError when an edit
+// leaves the file invalid (or unreadable); the caller keeps using the last
+// good config meanwhile, and onChange is called again once the file is
+// fixed. It polls, so it follows editors that replace the file by
+// renaming, and it runs until ctx is done. A config without a file (the
+// built-in default) is not watched.
 //
 // Variables in the file are expanded with getenv (nil means os.LookupEnv),
 // as Load does.
@@ -61,7 +62,7 @@ func WatchConfig(ctx context.Context, cfg *Config, interval time.Duration, geten
 			continue
 		}
 		lastErr = ""
-		if reflect.DeepEqual(next.Servers, good.Servers) {
+		if reflect.DeepEqual(next.Servers, good.Servers) && next.Settings.Equal(good.Settings) {
 			continue
 		}
 		good = next

@@ -79,4 +79,9 @@ func TestWatchConfig(t *testing.T) {
 		t.Errorf("unexpected error: %v", err)
 	case <-time.After(200 * time.Millisecond):
 	}
+	// Only the "mcpfs" settings changed: reported.
+	write(`{"mcpServers": {"b": {"command": "y"}}, "other": 1, "mcpfs": {"sandbox": "strict"}}`)
+	if c, ok := recv("change").(*Config); !ok || c.Settings.Sandbox != "strict" {
+		t.Fatalf("after changing the settings: got %v, want a config with sandbox strict", c)
+	}
 }

@@ -66,33 +66,44 @@ type Options struct {
 	Executable string
 }
 
+// Defaults of Options.
+const (
+	DefaultTimeout            = 30 * time.Second
+	DefaultMaxTimeout         = 10 * time.Minute
+	DefaultMemory             = sandbox.DefaultMemory
+	DefaultMaxOutput          = 1 << 20
+	DefaultMaxOutputFile      = 256 << 20
+	DefaultPoolSize           = 1
+	DefaultMaxConcurrentCalls = 16
+)
+
 func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
-		o.Timeout = 30 * time.Second
+		o.Timeout = DefaultTimeout
 	}
 	if o.MaxTimeout <= 0 {
-		o.MaxTimeout = 10 * time.Minute
+		o.MaxTimeout = DefaultMaxTimeout
 	}
 	if o.Timeout > o.MaxTimeout {
 		o.MaxTimeout = o.Timeout
 	}
 	if o.Memory <= 0 {
-		o.Memory = sandbox.DefaultMemory
+		o.Memory = DefaultMemory
 	}
 	if o.MaxOutput <= 0 {
-		o.MaxOutput = 1 << 20
+		o.MaxOutput = DefaultMaxOutput
 	}
 	if o.MaxOutputFile <= 0 {
-		o.MaxOutputFile = 256 << 20
+		o.MaxOutputFile = DefaultMaxOutputFile
 	}
 	if o.OutputDir == "" {
 		o.OutputDir = filepath.Join(os.TempDir(), "mcpfs-output")
 	}
 	if o.PoolSize == 0 {
-		o.PoolSize = 1
+		o.PoolSize = DefaultPoolSize
 	}
 	if o.MaxConcurrentCalls <= 0 {
-		o.MaxConcurrentCalls = 16
+		o.MaxConcurrentCalls = DefaultMaxConcurrentCalls
 	}
 	if o.Executable == "" {
 		o.Executable = "/proc/self/exe"

@@ -23,7 +23,9 @@ func newDoctorCmd(g *globals) *cobra.Command {
 		Use:   "doctor",
 		Short: "Check what mcpfs can do on this machine",
 		Long: `Check what mcpfs can do here, without starting any server: which config
-file it would use, which sandbox layers a snippet runs under (a missing layer
+file it would use, the settings snippets run with (imports, limits, sandbox
+mode, pool) and whether each is the default or comes from the config's
+"mcpfs" section, which sandbox layers a snippet runs under (a missing layer
 says why), whether FUSE mounts work, and where the cache lives. Exits 1 when
 something needed is missing.`,
 		Args: cobra.NoArgs,
@@ -57,7 +59,19 @@ func (g *globals) doctor(ctx context.Context) error {
 		add("config", true, "%s (found by %s): %s", cfg.Path, cfg.Source, serverList(cfg))
 	}
 
-	runner := exec.NewRunner(exec.Options{Logger: g.log, PoolSize: -1})
+	opts := exec.Options{}
+	if cfg != nil {
+		if rs, err := settingsFor(cfg, runFlags{}); err != nil {
+			add("settings", false, "%v", err)
+		} else {
+			for _, k := range settingKeys {
+				add("setting: "+k, true, "%s (%s)", rs.value(k), rs.From[k])
+			}
+			opts = rs.Options
+		}
+	}
+	opts.Logger, opts.PoolSize = g.log, -1
+	runner := exec.NewRunner(opts)
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	layers, err := runner.Layers(lctx)
 	cancel()

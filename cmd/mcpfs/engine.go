@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,7 +33,9 @@ type engine struct {
 	sup            *discovery.Supervisor
 	connectTimeout time.Duration
 	outputDir      string
-	runnerOpts     exec.Options
+	log            *slog.Logger
+	flags          runFlags // what the command line set over the config
+	warmRunner     bool
 
 	tree atomic.Pointer[mcpfs.Tree]
 
@@ -44,8 +47,14 @@ type engine struct {
 	skillsKey  string        // names and versions of treeSkills
 	treeSkills []mcpfs.Skill // the skills of the current tree
 
-	runnerOnce sync.Once
-	runner     *exec.Runner
+	// runMu guards settings and runner. A change of the config's "mcpfs"
+	// section replaces both: the old runner is closed once the runs that
+	// use it end (retired waits for that).
+	runMu     sync.Mutex
+	settings  *runSettings
+	runner    *runnerRef // nil until first used
+	runClosed bool
+	retired   sync.WaitGroup
 
 	mu       sync.Mutex
 	watchers map[chan *mcpfs.Tree]struct{}
@@ -63,10 +72,22 @@ type engineOptions struct {
 	// WarmRunner starts the snippet runner, and a worker for its pool, at
 	// once; otherwise the runner starts on the first Run.
 	WarmRunner bool
-	// Timeout is a snippet's run time when Run is given none. Default 30 s.
+	// Timeout is a snippet's run time when neither Run nor the config
+	// (mcpfs.limits.timeout) gives one, capped by the config's maxTimeout.
+	// Zero means exec.DefaultTimeout.
 	Timeout time.Duration
-	// Strict refuses to run snippets unless every sandbox layer is active.
+	// Strict refuses to run snippets unless every sandbox layer is active,
+	// whatever the config's mcpfs.sandbox says.
 	Strict bool
+	// Flags are command-line flags the user gave; they override the
+	// config's settings.
+	Flags runFlags
+}
+
+// runnerRef is a runner and the runs using it.
+type runnerRef struct {
+	r    *exec.Runner
+	runs sync.WaitGroup
 }
 
 // skillsRefresh is how often an engine looks for skills that other
@@ -74,13 +95,17 @@ type engineOptions struct {
 const skillsRefresh = 2 * time.Second
 
 // loadConfig loads the config the global flags name and logs what was
-// found. A bad config is an error that exits 2.
+// found. A bad config, including an "mcpfs" section that allows a
+// package snippets may never import, is an error that exits 2.
 func (g *globals) loadConfig() (*discovery.Config, error) {
 	if g.connectTimeout <= 0 {
 		return nil, usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
 	}
 	cfg, err := discovery.Load(g.config, discovery.LoadOptions{})
 	if err != nil {
+		return nil, err
+	}
+	if _, err := settingsFor(cfg, runFlags{}); err != nil {
 		return nil, err
 	}
 	if cfg.Path == "" {
@@ -98,23 +123,35 @@ func (g *globals) loadConfig() (*discovery.Config, error) {
 // once; the tree shows each server as connecting until it is ready. Close
 // must be called.
 func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts engineOptions) *engine {
-	if opts.Timeout <= 0 {
-		opts.Timeout = 30 * time.Second
+	flags := opts.Flags
+	if opts.Strict && flags.Sandbox == "" {
+		flags.Sandbox = "strict"
+	}
+	if flags.DefaultTimeout <= 0 {
+		flags.DefaultTimeout = opts.Timeout
 	}
 	e := &engine{
 		cfg:            cfg,
 		connectTimeout: g.connectTimeout,
 		outputDir:      engineOutputDir(g.dataDir),
+		log:            g.log,
+		flags:          flags,
+		warmRunner:     opts.WarmRunner,
 		watchers:       map[chan *mcpfs.Tree]struct{}{},
 		followed:       make(chan struct{}),
 	}
-	e.runnerOpts = exec.Options{
-		Logger:    g.log,
-		Timeout:   opts.Timeout,
-		Strict:    opts.Strict,
-		PoolSize:  1,
-		OutputDir: e.outputDir,
+	rs, err := settingsFor(cfg, flags)
+	if err != nil {
+		// loadConfig checked the config; only flags beyond its bounds get
+		// here, and the flags are then dropped.
+		g.log.Warn("snippet settings: flags ignored", "error", err)
+		e.flags = runFlags{}
+		if rs, err = settingsFor(cfg, e.flags); err != nil {
+			g.log.Warn("snippet settings: the config's mcpfs section ignored", "error", err)
+			rs, _ = settingsFor(&discovery.Config{Path: cfg.Path}, e.flags)
+		}
 	}
+	e.settings = rs
 	e.sup = g.startServers(ctx, cfg)
 	if st, err := g.openSkills(); err != nil {
 		g.log.Warn("skills are not available", "error", err)
@@ -214,6 +251,11 @@ func (e *engine) watchConfig(ctx context.Context, g *globals) {
 		defer close(done)
 		discovery.WatchConfig(wctx, e.cfg, 0, nil,
 			func(cfg *discovery.Config) {
+				rs, err := settingsFor(cfg, e.flags)
+				if err != nil {
+					g.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
+					return
+				}
 				g.log.Warn("config file changed: applying it", "file", cfg.Path, "servers", len(cfg.Servers))
 				for _, w := range cfg.Warnings {
 					g.log.Warn("config: " + w)
@@ -222,6 +264,7 @@ func (e *engine) watchConfig(ctx context.Context, g *globals) {
 				e.cfg = cfg
 				e.mu.Unlock()
 				e.sup.Reconfigure(cfg)
+				e.applySettings(rs)
 			},
 			func(err error) {
 				g.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
@@ -320,10 +363,79 @@ func (e *engine) follow(since *mcpfs.Tree, f func(*mcpfs.Tree)) (stop func()) {
 	}
 }
 
-// getRunner returns the runner, starting it on first use; nil after Close.
+// getRunner returns the current runner, starting it if there is none;
+// nil after Close. A change of settings may close it: runs go through
+// acquireRunner, which keeps it open while they use it.
 func (e *engine) getRunner() *exec.Runner {
-	e.runnerOnce.Do(func() { e.runner = exec.NewRunner(e.runnerOpts) })
-	return e.runner
+	ref, _ := e.acquireRunner()
+	if ref == nil {
+		return nil
+	}
+	ref.runs.Done()
+	return ref.r
+}
+
+// acquireRunner returns the current runner, started if need be, and the
+// settings it runs with; the caller calls ref.runs.Done when its run
+// ends. ref is nil after Close.
+func (e *engine) acquireRunner() (*runnerRef, *runSettings) {
+	e.runMu.Lock()
+	defer e.runMu.Unlock()
+	if e.runClosed {
+		return nil, e.settings
+	}
+	if e.runner == nil {
+		e.runner = &runnerRef{r: exec.NewRunner(e.runnerOptions())}
+	}
+	e.runner.runs.Add(1)
+	return e.runner, e.settings
+}
+
+// runnerOptions are the current settings' runner options. e.runMu must
+// be held.
+func (e *engine) runnerOptions() exec.Options {
+	o := e.settings.Options
+	o.Logger = e.log
+	o.OutputDir = e.outputDir
+	return o
+}
+
+// Settings returns the settings snippets run with now.
+func (e *engine) Settings() *runSettings {
+	e.runMu.Lock()
+	defer e.runMu.Unlock()
+	return e.settings
+}
+
+// applySettings makes rs the settings of new runs. When they differ from
+// the current ones the runner is replaced: runs in progress finish on the
+// old one, which is closed after them.
+func (e *engine) applySettings(rs *runSettings) {
+	e.runMu.Lock()
+	if e.runClosed || e.settings.equal(rs) {
+		e.runMu.Unlock()
+		return
+	}
+	old := e.runner
+	e.settings, e.runner = rs, nil
+	if e.warmRunner {
+		e.runner = &runnerRef{r: exec.NewRunner(e.runnerOptions())}
+	}
+	e.runMu.Unlock()
+	var changed []string
+	for _, k := range settingKeys {
+		changed = append(changed, k+"="+rs.value(k))
+	}
+	e.log.Warn("config: snippet settings changed; new runs use them", "settings", strings.Join(changed, " "))
+	if old == nil {
+		return
+	}
+	e.retired.Add(1)
+	go func() {
+		defer e.retired.Done()
+		old.runs.Wait()
+		old.r.Close()
+	}()
 }
 
 // Run type-checks a snippet against the current tree and runs it in a
@@ -332,24 +444,33 @@ func (e *engine) getRunner() *exec.Runner {
 // When the snippet imports a server that is still connecting and has no
 // tools yet, Run first waits for it (at most the connect timeout).
 func (e *engine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
+	return e.runWithProgress(ctx, filename, src, timeout, nil)
+}
+
+// runWithProgress is Run, calling progress (when not nil) after each tool
+// call of the snippet ends.
+func (e *engine) runWithProgress(ctx context.Context, filename string, src []byte, timeout time.Duration, progress func(exec.Call)) (*exec.Result, error) {
 	e.waitForImports(ctx, filename, src)
 	if e.skills != nil {
 		// Skills saved by another process since the last look.
 		if _, err := e.skills.Refresh(); err != nil {
-			e.runnerOpts.Logger.Warn("read saved skills", "dir", e.skills.Dir(), "error", err)
+			e.log.Warn("read saved skills", "dir", e.skills.Dir(), "error", err)
 		}
 		e.publishSkills()
 	}
 	tree := e.publish(e.sup.Catalog())
-	prog, err := check.Check(filename, src, tree, check.Options{})
+	// The runner and the allowlist come from the same settings, and the
+	// runner stays open until this run ends.
+	ref, rs := e.acquireRunner()
+	if ref == nil {
+		return nil, fmt.Errorf("run %s: %w", filename, exec.ErrClosed)
+	}
+	defer ref.runs.Done()
+	prog, err := check.Check(filename, src, tree, rs.Check())
 	if err != nil {
 		return nil, err
 	}
-	r := e.getRunner()
-	if r == nil {
-		return nil, fmt.Errorf("run %s: %w", filename, exec.ErrClosed)
-	}
-	return r.Run(ctx, exec.Request{
+	return ref.r.Run(ctx, exec.Request{
 		Filename: filename,
 		Source:   prog.Source,
 		Tree:     tree,
@@ -357,6 +478,7 @@ func (e *engine) Run(ctx context.Context, filename string, src []byte, timeout t
 		Files:    prog.Files,
 		Timeout:  timeout,
 		Call:     e.sup.CallTool,
+		Progress: progress,
 	})
 }
 
@@ -435,10 +557,14 @@ func (e *engine) Close() {
 			close(ch)
 		}
 		e.mu.Unlock()
-		e.runnerOnce.Do(func() {}) // no runner starts after Close
-		if e.runner != nil {
-			e.runner.Close()
+		e.runMu.Lock()
+		e.runClosed = true // no runner starts after Close
+		cur := e.runner
+		e.runMu.Unlock()
+		if cur != nil {
+			cur.r.Close()
 		}
+		e.retired.Wait()
 		e.sup.Close()
 	})
 }

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/exec"
+	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 	"github.com/mcpfs/mcpfs/fs/fuse"
 )
@@ -18,9 +23,12 @@ func newMountCmd(g *globals) *cobra.Command {
 		Use:   "mount DIR",
 		Short: "Mount the tree at DIR until interrupted",
 		Long: `Mount the tree at DIR, an empty folder, and serve it until Ctrl-C (or
-SIGTERM). Everything is read only but skills/: a folder written there
-(SKILL.md and Go files of package <name>) is checked and saved as a skill,
-and a refused save shows its problems in skills/<name>/ERRORS.txt. The mount appears at once; servers
+SIGTERM). Everything is read only but skills/ and run/. A folder written
+in skills/ (SKILL.md and Go files of package <name>) is checked and saved
+as a skill; a refused save shows its problems in skills/<name>/ERRORS.txt.
+A Go program written to run/<job>.go runs when the file is closed, and
+run/<job>.out holds what mcpfs run would print (reading it waits for the
+end; see run/README.md). The mount appears at once; servers
 connect in the background, and servers/<server>/doc.go says "connecting"
 until each is ready. When a server connects, fails, or changes its tools,
 the tree changes in place. State changes are printed on stderr.
@@ -87,7 +95,8 @@ func mountEngine(g *globals, e *engine, dir string) (*engineMount, error) {
 	// With a skill store, skills/ is writable; skills saved elsewhere
 	// reach the mount through the engine's trees (Update shows the
 	// store's current skills).
-	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills()})
+	// run/ is live: programs written there run on the engine.
+	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e)})
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +112,32 @@ func mountEngine(g *globals, e *engine, dir string) (*engineMount, error) {
 		close(em.served)
 	}()
 	return em, nil
+}
+
+// jobRunner runs the jobs of the mount's run/ on the engine, each with
+// the engine's default time limit, and writes each result as `mcpfs run`
+// prints it: stdout, stderr, check problems, then "mcpfs: " and the error.
+func jobRunner(g *globals, e *engine) fuse.Runner {
+	return func(ctx context.Context, job fuse.Job) fuse.JobResult {
+		res, err := e.runWithProgress(ctx, job.Name, job.Source, 0, func(exec.Call) { job.ToolCall() })
+		var out bytes.Buffer
+		p := *g // mcpfs run's own printing, into out
+		p.stdout, p.stderr, p.log = &out, &out, slog.New(slog.DiscardHandler)
+		var list check.ErrorList
+		if errors.As(err, &list) {
+			lines := make([]string, len(list))
+			for i, pe := range list {
+				lines[i] = pe.Error()
+			}
+			err = p.checkFailed(job.Name, lines)
+		} else if res != nil {
+			p.report(res)
+		}
+		if err != nil {
+			fmt.Fprintf(&out, "mcpfs: %v\n", err)
+		}
+		return fuse.JobResult{Output: out.Bytes(), Err: err}
+	}
 }
 
 // Lost is closed when the mount ends: after Unmount, or when it was

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
+	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/exec/worker"
@@ -50,35 +51,54 @@ its tool calls reach the servers. Its stdout and stderr are copied to yours.
 (resource limits, network namespace, Landlock, seccomp); the default runs
 with what the system offers. -v lists the layers in force.
 
+The config's "mcpfs" section sets the defaults: the standard packages a
+snippet may import, its limits (timeout, maxTimeout, memory, output) and the
+sandbox mode; --timeout and --sandbox override them, and --timeout may not
+exceed limits.maxTimeout. mcpfs doctor shows the settings in force.
+
 When an mcpfs mount or mcpfs serve of the same data dir and config file is
 running, the snippet runs there, on its connected servers (-v says so);
 otherwise run starts the servers itself. --no-engine always starts them.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var strict bool
+			var flags runFlags
 			switch mode {
-			case "auto":
-			case "strict":
-				strict = true
+			case "auto", "strict":
 			default:
 				return usagef("--sandbox must be auto or strict, got %q", mode)
 			}
-			if timeout <= 0 {
-				return usagef("--timeout must be positive, got %v", timeout)
+			if cmd.Flags().Changed("sandbox") {
+				flags.Sandbox = mode
+			}
+			if cmd.Flags().Changed("timeout") {
+				if timeout <= 0 {
+					return usagef("--timeout must be positive, got %v", timeout)
+				}
+				flags.Timeout = timeout
 			}
 			filename, src, err := readSnippet(args[0], g.stdin)
 			if err != nil {
 				return err
 			}
+			// The settings decide whether a running engine may run the
+			// snippet; a config that does not load is reported by g.run.
+			strict := flags.Sandbox == "strict"
+			if cfg, err := discovery.Load(g.config, discovery.LoadOptions{}); err == nil {
+				rs, err := settingsFor(cfg, flags)
+				if err != nil {
+					return err
+				}
+				strict = rs.Options.Strict
+			}
 			if !noEngine {
-				if used, err := g.runEngine(cmd.Context(), filename, src, timeout, strict); used {
+				if used, err := g.runEngine(cmd.Context(), filename, src, flags.Timeout, strict); used {
 					return err
 				}
 			}
-			return g.run(cmd.Context(), filename, src, timeout, strict)
+			return g.run(cmd.Context(), filename, src, flags)
 		},
 	}
-	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "stop the snippet after this `duration`")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop the snippet after this `duration` (default: the config's mcpfs.limits.timeout, or 30s)")
 	cmd.Flags().StringVar(&mode, "sandbox", "auto", "auto: run with the sandbox layers available; strict: refuse unless all are")
 	cmd.Flags().BoolVar(&noEngine, "no-engine", false, "start the servers even when a running mcpfs mount or serve could run the snippet")
 	return cmd
@@ -129,15 +149,19 @@ func (g *globals) runEngine(ctx context.Context, filename string, src []byte, ti
 	return true, run.err()
 }
 
-func (g *globals) run(ctx context.Context, filename string, src []byte, timeout time.Duration, strict bool) error {
+func (g *globals) run(ctx context.Context, filename string, src []byte, flags runFlags) error {
 	s, err := g.connect(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	rs, err := settingsFor(s.cfg, flags)
+	if err != nil {
+		return err
+	}
 	tree := s.tree()
 
-	prog, err := check.Check(filename, src, tree, check.Options{})
+	prog, err := check.Check(filename, src, tree, rs.Check())
 	if err != nil {
 		var list check.ErrorList
 		if errors.As(err, &list) {
@@ -150,14 +174,11 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, timeout 
 		return fmt.Errorf("check %s: %w", filename, err)
 	}
 
-	runner := exec.NewRunner(exec.Options{
-		Logger:     g.log,
-		Timeout:    timeout,
-		MaxTimeout: timeout,
-		Strict:     strict,
-		PoolSize:   -1, // one run: no worker waits for a second
-		OutputDir:  outputDir(g.dataDir),
-	})
+	opts := rs.Options
+	opts.Logger = g.log
+	opts.PoolSize = -1 // one run: no worker waits for a second
+	opts.OutputDir = outputDir(g.dataDir)
+	runner := exec.NewRunner(opts)
 	defer runner.Close()
 
 	var calls atomic.Int64

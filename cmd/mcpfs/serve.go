@@ -39,6 +39,7 @@ type serveOptions struct {
 	mount        string
 	timeout      time.Duration
 	sandbox      string
+	flags        runFlags // --timeout and --sandbox when given: they beat the config
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -71,6 +72,12 @@ dir and config runs its snippets on these connections too.`,
   mcpfs serve --http 8765 --mount /tmp/mcp     # and the tree as files`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("timeout") {
+				o.flags.Timeout = o.timeout
+			}
+			if cmd.Flags().Changed("sandbox") {
+				o.flags.Sandbox = o.sandbox
+			}
 			return runServe(cmd.Context(), g, o)
 		},
 	}
@@ -80,7 +87,7 @@ dir and config runs its snippets on these connections too.`,
 	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "accept this Host `name` besides loopback ones (repeatable)")
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "accept this browser `origin` besides loopback ones (repeatable)")
 	f.StringVar(&o.mount, "mount", "", "also mount the tree at `dir`")
-	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "a snippet's run time when exec gives none")
+	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "a snippet's run time when exec gives none (default: the config's mcpfs.limits.timeout, or 30s)")
 	f.StringVar(&o.sandbox, "sandbox", "auto", "auto: run snippets with the sandbox layers available; strict: refuse unless all are")
 	return cmd
 }
@@ -111,6 +118,9 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if _, err := settingsFor(cfg, o.flags); err != nil {
+		return err // --timeout beyond the config's maxTimeout
+	}
 	if o.mount != "" {
 		if err := fuse.Check(o.mount, fuse.Options{Logger: g.log}); err != nil {
 			return err
@@ -138,7 +148,7 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 		}
 	}
 
-	e := startEngine(ctx, g, cfg, engineOptions{WarmRunner: true, Timeout: o.timeout, Strict: strict})
+	e := startEngine(ctx, g, cfg, engineOptions{WarmRunner: true, Timeout: o.timeout, Strict: strict, Flags: o.flags})
 	defer e.Close()
 	defer g.serveEngineSocket(ctx, e)() // `mcpfs run` uses this engine
 	if o.mount != "" {
@@ -160,10 +170,11 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 	}
 
 	srv := mcpserver.New(serveEngine{e}, mcpserver.Options{
-		Logger:    g.log,
-		Version:   versionString(),
-		OutputDir: e.outputDir,
-		Skills:    e.Skills(),
+		Logger:     g.log,
+		Version:    versionString(),
+		OutputDir:  e.outputDir,
+		Skills:     e.Skills(),
+		MaxTimeout: e.Settings().Options.MaxTimeout,
 	})
 	defer srv.Close()
 	if addr == "" {

@@ -29,20 +29,21 @@ import (
 //
 // The protocol is newline-delimited JSON on one connection per run:
 //
-//	client: socketHello   {protocol, config, strict}
-//	engine: socketHello   {protocol, config, strict, pid}
+//	client: socketHello   {protocol, config, strict, settings}
+//	engine: socketHello   {protocol, config, strict, settings, pid}
 //	client: socketRequest {filename, source, timeout}   (or it hangs up)
 //	engine: socketResponse
 //
 // The client only sends the request when the engine runs the same config
-// file (and the sandbox mode it asks for); otherwise it starts its own
-// servers. Closing the connection during a run cancels the run.
+// file with the same "mcpfs" settings (and the sandbox mode it asks for);
+// otherwise it starts its own servers. A request's zero timeout means the
+// engine's default. Closing the connection during a run cancels the run.
 
 const (
 	// engineSocketName is the socket's file name in the data dir.
 	engineSocketName = "engine.sock"
 	// socketProtocol changes when the messages do.
-	socketProtocol = 1
+	socketProtocol = 2
 	// maxSocketMessage bounds what a client sends: a hello and a request
 	// carrying a snippet of at most maxSnippet bytes, base64-encoded.
 	maxSocketMessage = 2*maxSnippet + 64<<10
@@ -64,6 +65,8 @@ type socketHello struct {
 	Config string `json:"config"`
 	// Strict: the client wants, or the engine has, --sandbox=strict.
 	Strict bool `json:"strict"`
+	// Settings are the config's "mcpfs" section as the sender read it.
+	Settings *discovery.Settings `json:"settings,omitempty"`
 	// PID is the engine's process id (engine to client only).
 	PID int `json:"pid,omitempty"`
 }
@@ -314,7 +317,8 @@ func (s *socketServer) handle(c *net.UnixConn) {
 	if err := enc.Encode(socketHello{
 		Protocol: socketProtocol,
 		Config:   cfg.Path,
-		Strict:   s.e.runnerOpts.Strict,
+		Strict:   s.e.Settings().Options.Strict,
+		Settings: &cfg.Settings,
 		PID:      os.Getpid(),
 	}); err != nil {
 		return
@@ -469,7 +473,7 @@ func (g *globals) dialEngine(ctx context.Context, cfg *discovery.Config, strict 
 		return fail("the engine socket is served by another user")
 	}
 	c.SetDeadline(time.Now().Add(socketHandshakeTimeout))
-	if err := json.NewEncoder(c).Encode(socketHello{Protocol: socketProtocol, Config: cfg.Path, Strict: strict}); err != nil {
+	if err := json.NewEncoder(c).Encode(socketHello{Protocol: socketProtocol, Config: cfg.Path, Strict: strict, Settings: &cfg.Settings}); err != nil {
 		return fail("the engine did not answer: " + err.Error())
 	}
 	dec := json.NewDecoder(c)
@@ -483,6 +487,8 @@ func (g *globals) dialEngine(ctx context.Context, cfg *discovery.Config, strict 
 		return fail(fmt.Sprintf("the running engine (pid %d) is another mcpfs version", hello.PID))
 	case !sameFile(hello.Config, cfg.Path):
 		return fail(fmt.Sprintf("the running engine (pid %d) uses another config (%s)", hello.PID, configName(hello.Config)))
+	case hello.Settings == nil || !hello.Settings.Equal(cfg.Settings):
+		return fail(fmt.Sprintf("the running engine (pid %d) has other mcpfs settings than %s (an edit it has not applied, or one it refused: see its log)", hello.PID, configName(cfg.Path)))
 	case strict && !hello.Strict:
 		return fail(fmt.Sprintf("the running engine (pid %d) does not run with --sandbox=strict", hello.PID))
 	}

@@ -182,11 +182,7 @@ func (c *checker) checkImports() {
 					"import %q is not allowed in snippets", p)
 				continue
 			}
-			hint := "allowed: " + strings.Join(c.allowed, ", ")
-			if s, ok := insteadOf[p]; ok {
-				hint = s + "\n" + hint
-			}
-			c.errorf(im.Path.Pos(), hint, "import %q is not allowed in snippets", p)
+			c.errorf(im.Path.Pos(), c.importHint(p), "import %q is not allowed in snippets", p)
 		}
 	}
 }

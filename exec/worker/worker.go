@@ -220,15 +220,16 @@ var (
 )
 
 // allowed returns the standard library symbols of the packages a snippet
-// may import (check.DefaultAllow): never the interpreter's own symbol
-// table, os, syscall, unsafe or reflect.
+// may import (check.Allowable: the default allowlist and what a config may
+// add; the checker applies each run's own list): never the interpreter's
+// own symbol table, os, syscall, unsafe or reflect.
 func allowed(unrestricted bool) interp.Exports {
 	if unrestricted {
 		return Unrestricted
 	}
 	allowOnce.Do(func() {
 		allow := map[string]bool{}
-		for _, p := range check.DefaultAllow {
+		for _, p := range check.Allowable() {
 			allow[p] = true
 		}
 		allowSyms = interp.Exports{}

@@ -40,7 +40,12 @@ func prepareMountPoint(dir string, asRoot bool, logger *slog.Logger) error {
 			(isFuse && errors.Is(err, errStatTimeout))
 		if !dead {
 			if err == nil && len(mounts) > 0 {
-				return fmt.Errorf("%s is already a mount point (%s); unmount it first (umount %s) or choose another directory", dir, mounts[len(mounts)-1].fsType, dir)
+				how := "umount " + dir
+				if mounts[len(mounts)-1].fsType == "fuse.mcpfs" {
+					// A live mcpfs mount has servers/ mounted inside it.
+					how = "stop the mcpfs that serves it, or umount -R " + dir
+				}
+				return fmt.Errorf("%s is already a mount point (%s); unmount it first (%s) or choose another directory", dir, mounts[len(mounts)-1].fsType, how)
 			}
 			if isFuse && errors.Is(err, syscall.EACCES) {
 				// The kernel keeps users out of other users' FUSE

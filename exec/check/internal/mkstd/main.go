@@ -1,5 +1,6 @@
 // Command mkstd writes the gc export data of the standard packages that
-// snippets may import (check.DefaultAllow, read from allow.go) and of those
+// snippets may import (check.DefaultAllow and check.Optional, read from
+// allow.go) and of those
 // the tree's runtime package imports, as a zip archive (each package deflated on its own, so that a
 // check unpacks only the packages it imports). Run
 // it with `go generate ./exec/check`; it needs the Go toolchain that builds
@@ -26,7 +27,7 @@ import (
 
 func main() {
 	out := flag.String("o", "stdexport.zip", "output archive")
-	allow := flag.String("allow", "allow.go", "Go file declaring DefaultAllow")
+	allow := flag.String("allow", "allow.go", "Go file declaring DefaultAllow and Optional")
 	runtimeDir := flag.String("runtime", "../../fs/gen/runtime/mcp", "directory of the tree's runtime package, whose imports are added")
 	flag.Parse()
 	if err := run(*out, *allow, *runtimeDir); err != nil {
@@ -84,7 +85,8 @@ func run(out, allowFile, runtimeDir string) error {
 	return os.WriteFile(out, buf.Bytes(), 0o644)
 }
 
-// allowList returns the strings of the DefaultAllow composite literal in file.
+// allowList returns the strings of the DefaultAllow and Optional composite
+// literals in file.
 func allowList(file string) ([]string, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	if err != nil {
@@ -93,7 +95,7 @@ func allowList(file string) ([]string, error) {
 	var pkgs []string
 	ast.Inspect(f, func(n ast.Node) bool {
 		vs, ok := n.(*ast.ValueSpec)
-		if !ok || len(vs.Names) != 1 || vs.Names[0].Name != "DefaultAllow" || len(vs.Values) != 1 {
+		if !ok || len(vs.Names) != 1 || (vs.Names[0].Name != "DefaultAllow" && vs.Names[0].Name != "Optional") || len(vs.Values) != 1 {
 			return true
 		}
 		lit, ok := vs.Values[0].(*ast.CompositeLit)
