@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -13,11 +15,44 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(noMountsLeft{m}, map[string]func(){
 		"mcpfs": func() {
 			os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 	})
+}
+
+// noMountsLeft runs the tests with every temp dir under a folder of their
+// own and fails the run if an mcpfs mount is left there, unmounting it.
+type noMountsLeft struct{ m *testing.M }
+
+func (n noMountsLeft) Run() int {
+	base, err := os.MkdirTemp("", "mcpfs-cmd-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "temp dir:", err)
+		return 1
+	}
+	os.Setenv("TMPDIR", base)
+	code := n.m.Run()
+	info, _ := os.ReadFile("/proc/self/mountinfo")
+	var left []string
+	for _, line := range strings.Split(string(info), "\n") {
+		// id parent major:minor root point options... - fstype source ...
+		fields := strings.Fields(line)
+		if len(fields) < 5 || !strings.HasPrefix(fields[4], base+"/") || !strings.Contains(line, " - fuse.mcpfs ") {
+			continue
+		}
+		left = append(left, fields[4])
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: tests left mcpfs mounts behind: %s\n", strings.Join(left, ", "))
+		for i := len(left) - 1; i >= 0; i-- { // servers/ before its parent
+			_ = syscall.Unmount(left[i], syscall.MNT_DETACH)
+		}
+		code = 1
+	}
+	os.RemoveAll(base)
+	return code
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: each one a
