@@ -85,6 +85,14 @@ func (r *Runner) spawn(netns bool) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start snippet worker: socketpair: %w", err)
 	}
+	// The parent's end is non-blocking, so that its reads go through the
+	// runtime's poller (the worker's end stays blocking until the worker
+	// sets it: the two ends are separate file descriptions).
+	if err := unix.SetNonblock(fds[0], true); err != nil {
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+		return nil, fmt.Errorf("start snippet worker: control channel: %w", err)
+	}
 	parentEnd, childEnd := os.NewFile(uintptr(fds[0]), "control"), os.NewFile(uintptr(fds[1]), "control")
 	outR, outW, err := os.Pipe()
 	if err != nil {

@@ -299,6 +299,74 @@ func TestTimeoutCancelsCalls(t *testing.T) {
 	}
 }
 
+// TestCallsFromSnippet covers the call bridge from the snippet's side: a
+// call's own context, arguments a snippet hands to the Transport itself,
+// and result bytes passed through untouched.
+func TestCallsFromSnippet(t *testing.T) {
+	e := newEngine(t)
+	r := newRunner(t, Options{Timeout: 20 * time.Second})
+	tests := []struct {
+		name    string
+		body    string
+		result  string // what the tool answers; empty blocks until the call's context ends
+		want    string
+		wantErr string // of the one call, as the Runner recorded it
+	}{
+		{
+			name: "call context ends first",
+			body: `ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err := mcp.CallContext(ctx, "docstore", "list_documents", nil, nil)
+	fmt.Println(errors.Is(err, context.DeadlineExceeded), err)`,
+			want:    "true call docstore.list_documents: context deadline exceeded\n",
+			wantErr: "context canceled",
+		},
+		{
+			name: "arguments that are not JSON",
+			body: `_, err := mcp.Transport(context.Background(), "docstore", "word_count", json.RawMessage("{"))
+	fmt.Println(err)`,
+			result:  `{"content":[]}`,
+			want:    "the arguments of docstore.word_count are not valid JSON\n",
+			wantErr: "the arguments of docstore.word_count are not valid JSON",
+		},
+		{
+			name: "result bytes as sent",
+			body: `raw, err := mcp.Transport(context.Background(), "docstore", "word_count", json.RawMessage(` + "`{\"text\": \"a b\"}`" + `))
+	fmt.Println(string(raw), err)
+	var res mcp.Result
+	err = mcp.Call("docstore", "word_count", map[string]string{"text": "x"}, &res)
+	fmt.Println(res.Text(), err)`,
+			// JSON escapes, spacing and HTML characters arrive as the tool wrote them.
+			result: `{"content": [{"type":"text","text":"\u00e9 é <&> \u2028"}]}`,
+			want:   `{"content": [{"type":"text","text":"\u00e9 é <&> \u2028"}]} <nil>` + "\né é <&> \u2028 <nil>\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package main\n\nimport (\n\t\"context\"\n\t\"encoding/json\"\n\t\"errors\"\n\t\"fmt\"\n\t\"time\"\n\n\t\"mcpfs/mcp\"\n)\n\n" +
+				"var _, _, _ = json.Valid, errors.Is, time.Second\n\nfunc main() {\n\t" + tt.body + "\n}\n"
+			req := e.request(t, src)
+			req.Call = func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+				if tt.result == "" {
+					<-ctx.Done()
+					return nil, ctx.Err()
+				}
+				return json.RawMessage(tt.result), nil
+			}
+			res, err := r.Run(context.Background(), req)
+			if err != nil {
+				t.Fatalf("run: %v\nstderr: %s", err, res.Stderr)
+			}
+			if got := string(res.Stdout); got != tt.want {
+				t.Errorf("stdout:\n%q\nwant:\n%q", got, tt.want)
+			}
+			if tt.wantErr != "" && (len(res.Calls) != 1 || !strings.Contains(res.Calls[0].Err, tt.wantErr)) {
+				t.Errorf("calls %+v: want one that failed with %q", res.Calls, tt.wantErr)
+			}
+		})
+	}
+}
+
 // TestStrict: a strict runner refuses to run when a layer is missing.
 func TestStrict(t *testing.T) {
 	e := newEngine(t)

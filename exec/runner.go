@@ -123,7 +123,8 @@ type Request struct {
 	// Tree holds the packages the snippet imports (an mcpfs tree), and
 	// Packages lists them (Program.TreePackages, "mcpfs/servers/x"). The
 	// worker has no file access: these packages' sources are sent to it.
-	// The runtime package mcpfs/mcp is always sent when Tree has it.
+	// The runtime package mcpfs/mcp is never sent: the worker has it
+	// compiled in.
 	Tree     iofs.FS
 	Packages []string
 	// Files replaces files of Tree by path ("skills/x/x.go"): the skill
@@ -377,10 +378,9 @@ func packageFiles(tree iofs.FS, pkgs []string, rewritten map[string][]byte) (map
 	}
 	want := map[string]bool{}
 	for _, p := range pkgs {
-		want[p] = true
-	}
-	if _, err := iofs.Stat(tree, "mcp"); err == nil {
-		want["mcpfs/mcp"] = true
+		if p != worker.RuntimeImport { // compiled into the worker
+			want[p] = true
+		}
 	}
 	names := make([]string, 0, len(want))
 	for p := range want {

@@ -1,18 +1,16 @@
 package worker
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	iofs "io/fs"
 	"os"
 	"path"
-	"reflect"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"syscall"
 	"testing/fstest"
 	"time"
 	_ "time/tzdata" // time zones without file access
@@ -22,6 +20,7 @@ import (
 
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/fs/gen/runtime/mcp"
 )
 
 // Arg is the first argument that marks a worker process; EnvMarker=1 must
@@ -74,9 +73,16 @@ func Main() int {
 		return exitProtocol
 	}
 	os.Clearenv()
+	// Non-blocking, the channel goes through the runtime's poller: a call
+	// waiting for its result parks its goroutine, not a thread, and can be
+	// woken by its context through a read deadline (see bridge).
+	if err := syscall.SetNonblock(ControlFD, true); err != nil {
+		fmt.Fprintf(os.Stderr, "mcpfs worker: no control channel on fd %d: %v\n", ControlFD, err)
+		return exitProtocol
+	}
 	ctl := os.NewFile(ControlFD, "control")
-	if ctl == nil {
-		fmt.Fprintln(os.Stderr, "mcpfs worker: no control channel on fd 3")
+	if err := ctl.SetReadDeadline(time.Time{}); err != nil {
+		fmt.Fprintf(os.Stderr, "mcpfs worker: control channel on fd %d: %v\n", ControlFD, err)
 		return exitProtocol
 	}
 	conn := NewConn(ctl, ctl)
@@ -91,9 +97,9 @@ func Main() int {
 
 	// The interpreter with its standard library is ready before the job
 	// arrives: that is most of a short run's start-up.
-	b := &bridge{conn: conn, pending: map[uint64]chan *Message{}}
+	mcp.Transport = newBridge(conn, ctl.SetReadDeadline, os.Exit).Call
 	files := &jobFS{}
-	prepared, prepErr := newInterp(files, b, false)
+	prepared, prepErr := newInterp(files, false)
 
 	if err := conn.Write(&Message{Type: TypeReady, Layers: layers}); err != nil {
 		return exitProtocol
@@ -103,13 +109,12 @@ func Main() int {
 		// The parent closed the channel (pool shut down) or broke protocol.
 		return exitProtocol
 	}
-	go b.readLoop()
 
 	var fail *Failure
 	switch {
 	case m.Job.Unrestricted:
 		files = &jobFS{}
-		i, err := newInterp(files, b, true)
+		i, err := newInterp(files, true)
 		if err != nil {
 			fail = &Failure{Kind: FailCompile, Msg: err.Error()}
 			break
@@ -139,8 +144,8 @@ func (j *jobFS) Open(name string) (iofs.File, error) {
 
 // newInterp returns an interpreter over files with the allowlisted
 // standard library (or, for unrestricted, the Unrestricted symbols) and the
-// call bridge.
-func newInterp(files *jobFS, b *bridge, unrestricted bool) (*interp.Interpreter, error) {
+// compiled runtime package, whose Transport Main points at the bridge.
+func newInterp(files *jobFS, unrestricted bool) (*interp.Interpreter, error) {
 	i := interp.New(interp.Options{
 		GoPath:               ".",
 		SourcecodeFilesystem: files,
@@ -158,8 +163,8 @@ func newInterp(files *jobFS, b *bridge, unrestricted bool) (*interp.Interpreter,
 	if err := i.Use(syms); err != nil {
 		return nil, fmt.Errorf("load the standard library: %w", err)
 	}
-	if err := i.Use(interp.Exports{bridgeImport + "/bridge": {"Call": reflect.ValueOf(b.Call)}}); err != nil {
-		return nil, fmt.Errorf("load the call bridge: %w", err)
+	if err := i.Use(runtimeSymbols); err != nil {
+		return nil, fmt.Errorf("load the runtime package %s: %w", RuntimeImport, err)
 	}
 	return i, nil
 }
@@ -173,12 +178,6 @@ func run(job *Job, i *interp.Interpreter, files *jobFS) (fail *Failure) {
 	m := fstest.MapFS{name: &fstest.MapFile{Data: job.Source, Mode: 0o444}}
 	for p, data := range job.Files {
 		m["src/"+p] = &fstest.MapFile{Data: data, Mode: 0o444}
-	}
-	// The runtime package's Transport sends calls over the bridge: set by
-	// an init function added to the package, so it is in place before the
-	// snippet's main runs. The bridge exports nothing but Call.
-	if _, ok := job.Files["mcpfs/mcp/call.go"]; ok {
-		m["src/mcpfs/mcp/zz_mcpfs_bridge.go"] = &fstest.MapFile{Data: []byte(bridgeInit), Mode: 0o444}
 	}
 	files.m = m
 
@@ -203,16 +202,6 @@ func panicMessage(v any) string {
 	}
 	return fmt.Sprint(v)
 }
-
-// bridgeImport is the import path of the host package behind Transport.
-const bridgeImport = "mcpfs/internal/bridge"
-
-const bridgeInit = `package mcp
-
-import bridge "` + bridgeImport + `"
-
-func init() { Transport = bridge.Call }
-`
 
 var (
 	allowOnce sync.Once
@@ -240,67 +229,4 @@ func allowed(unrestricted bool) interp.Exports {
 		}
 	})
 	return allowSyms
-}
-
-// bridge is the worker side of tool calls: it multiplexes concurrent calls
-// from the snippet's goroutines over the control channel by id.
-type bridge struct {
-	conn *Conn
-
-	mu      sync.Mutex
-	next    uint64
-	pending map[uint64]chan *Message
-}
-
-// Call sends one tool call to the parent and waits for its result.
-func (b *bridge) Call(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ch := make(chan *Message, 1)
-	b.mu.Lock()
-	b.next++
-	id := b.next
-	b.pending[id] = ch
-	b.mu.Unlock()
-	defer func() {
-		b.mu.Lock()
-		delete(b.pending, id)
-		b.mu.Unlock()
-	}()
-	if err := b.conn.Write(&Message{Type: TypeCall, ID: id, Server: server, Tool: tool, Args: args}); err != nil {
-		return nil, fmt.Errorf("send the call to mcpfs: %w", err)
-	}
-	select {
-	case m := <-ch:
-		if m.Error != "" {
-			return nil, errors.New(m.Error)
-		}
-		return m.Result, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// readLoop delivers results to waiting calls. When the parent closes the
-// channel the run is over: the worker exits at once.
-func (b *bridge) readLoop() {
-	for {
-		m, err := b.conn.Read()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				fmt.Fprintf(os.Stderr, "mcpfs worker: control channel: %v\n", err)
-			}
-			os.Exit(exitProtocol)
-		}
-		if m.Type != TypeResult {
-			continue
-		}
-		b.mu.Lock()
-		ch := b.pending[m.ID]
-		b.mu.Unlock()
-		if ch != nil {
-			ch <- m
-		}
-	}
 }
