@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,6 +20,7 @@ type options struct {
 	out       string // folder for report.md and tokens.svg; "" writes nothing
 	quick     bool   // fewer iterations, for tests and a first look
 	npm       bool   // run the npm reference servers when they are installed
+	serve     bool   // also measure `mcpfs serve` (builds ./cmd/mcpfs)
 	goBench   bool   // also run the packages' `go test -bench` benchmarks
 	benchTime string // -benchtime for them
 	command   string // how the run was started, for the report
@@ -139,7 +141,18 @@ func runBench(ctx context.Context, opts options) (*results, error) {
 		}
 		r.Cases = append(r.Cases, c)
 	}
-	r.Pending = append(r.Pending, "Figures through `mcpfs serve` (the `exec` tool's own definition in the mcpfs way's context, and calls over MCP) are pending: the server was not part of the tree this suite was written against. The mcpfs way above is the CLI/mount face: the agent reads with ls, cat and grep and runs the snippet.")
+	var serveRows []speedRow
+	if opts.serve {
+		say("serve: tools/list, the move through exec, exec round trips")
+		cases, rows, err := e.serveCases(ctx, r.caseNamed("move a document: filesystem → memory"), it.execRuns)
+		if err != nil {
+			return nil, fmt.Errorf("mcpfs serve: %w", err)
+		}
+		r.Cases = append(r.Cases, cases...)
+		serveRows = rows
+	} else {
+		r.Pending = append(r.Pending, "Serve: not measured: left out with -serve=false.")
+	}
 
 	// Speed.
 	say("speed: tool call overhead")
@@ -153,6 +166,7 @@ func runBench(ctx context.Context, opts options) (*results, error) {
 		return nil, err
 	}
 	r.Speed = append(r.Speed, rows...)
+	r.Speed = append(r.Speed, serveRows...)
 	say("speed: FUSE")
 	if rows, err = e.fuseSpeed(ctx, it.fuseOps, it.cmdReps); err != nil {
 		return nil, err
@@ -225,6 +239,9 @@ func machine(opts options) meta {
 			return ""
 		}
 		return strings.TrimSpace(string(out))
+	}
+	if n, err := strconv.Atoi(run("nproc")); err == nil && n > 0 {
+		m.Cores = n
 	}
 	m.Machine = run("uname", "-srm")
 	if m.Machine == "" {

@@ -15,7 +15,7 @@ import (
 // token counts.
 func TestQuickDocstore(t *testing.T) {
 	out := t.TempDir()
-	r, err := runBench(t.Context(), options{out: out, quick: true, npm: false, command: "go test ./cmd/mcpfs-bench"})
+	r, err := runBench(t.Context(), options{out: out, quick: true, npm: false, serve: true, command: "go test ./cmd/mcpfs-bench"})
 	if err != nil {
 		t.Fatalf("runBench: %v", err)
 	}
@@ -25,7 +25,8 @@ func TestQuickDocstore(t *testing.T) {
 	}
 	for _, want := range []string{
 		"# mcpfs benchmark report", "| tokenizer | o200k_base", "## Tokens", "![Tokens per workload", "### How tokens are counted",
-		"### Discovery", "### Chaining", "### Workflow", "## Speed", "## go test benchmarks", "Tool call", "Snippet run", "Memory",
+		"### Discovery", "### Chaining", "### Workflow", "### Serve", "tools/list of mcpfs serve", "## Speed", "## go test benchmarks",
+		"Tool call", "Snippet run", "exec round trip", "Memory",
 	} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report.md lacks %q", want)
@@ -78,6 +79,13 @@ func TestQuickDocstore(t *testing.T) {
 		if !strings.Contains(string(report), row) {
 			t.Errorf("report.md lacks the row %q", row)
 		}
+	}
+	// Serve: its tools/list replaces the servers' definitions and is
+	// smaller than them, counted from the bytes it sent.
+	if c := r.caseNamed("tool definitions: serve"); c == nil {
+		t.Error("no serve case")
+	} else if d, m := c.Direct.Tokens(), c.MCPFS.Tokens(); m <= 0 || m >= d {
+		t.Errorf("serve definitions: %d tokens vs the docstore's %d; want fewer, more than 0", m, d)
 	}
 	if c := r.caseNamed("filter 10,000 rows"); c != nil && !strings.Contains(c.Output, "10000 rows") {
 		t.Errorf("filter output %q does not say it saw 10000 rows", c.Output)
@@ -162,5 +170,56 @@ func TestSynthCatalog(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("target %+v is not in the catalog", t1)
+	}
+}
+
+func TestGoBenchTable(t *testing.T) {
+	m := meta{Machine: "Linux 6.18 x86_64", CPU: "Some CPU", Cores: 2, GoVersion: "go1.26.8 linux/amd64", Date: "2026-11-26 03:00 UTC", Commit: "abc1234"}
+	secs := []goBenchSection{
+		{Pkg: "./fs", What: "tree | look-ups", Results: []goBenchResult{{Name: "BenchmarkTreeLookup-2", N: "100", Metrics: []string{"178 ns/op"}}}},
+		{Pkg: "./fs/fuse", What: "FUSE", Skipped: []string{"BenchmarkStat: not root"}},
+		{Pkg: "./exec", Pattern: "Run", What: "runs", Err: "exit status 1: build failed"},
+	}
+	got := goBenchTable(m, secs)
+	for _, want := range []string{
+		"Machine: Linux 6.18 x86_64, Some CPU, `nproc` 2; go1.26.8 linux/amd64. Date: 2026-11-26 03:00 UTC. Commit: abc1234.",
+		"| ./fs | TreeLookup-2 | tree \\| look-ups | 100 | 178 ns/op |",
+		"| ./fs/fuse |  | FUSE |  | skipped: BenchmarkStat: not root |",
+		"| ./exec | `Run` | runs |  | failed: exit status 1: build failed |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestReplaceMarked(t *testing.T) {
+	for _, tc := range []struct{ name, in, want, wantErr string }{
+		{"between", "a\n<S>\nold\n<E>\nb\n", "a\n<S>\n\nnew\n\n<E>\nb\n", ""},
+		{"again", "<S>\n\nnew\n\n<E>", "<S>\n\nnew\n\n<E>", ""},
+		{"no markers", "a\n", "a\n", "markers"},
+		{"end first", "<E><S>", "<E><S>", "markers"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := filepath.Join(t.TempDir(), "b.md")
+			os.WriteFile(f, []byte(tc.in), 0o644)
+			err := replaceMarked(f, "<S>", "<E>", "new\n")
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("got error %v, want %q", err, tc.wantErr)
+			}
+			if got, _ := os.ReadFile(f); string(got) != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLineLog(t *testing.T) {
+	var l lineLog
+	for _, p := range []string{`{"a":`, "1}\n{\"b\"", ":2}\n", "tail"} {
+		l.Write([]byte(p))
+	}
+	if got, want := l.lines(), []string{`{"a":1}`, `{"b":2}`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -38,7 +38,7 @@ func tokenChart(cases []*tokenCase) string {
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", width, height)
 	fmt.Fprintf(&b, `<text x="12" y="22" font-size="16" font-weight="bold">Tokens through the model's context (%s, log scale)</text>`+"\n", encodingName)
 	fmt.Fprintf(&b, `<rect x="%d" y="32" width="14" height="10" fill="#9ca3af"/><text x="%d" y="41">direct: every tool definition and every call's arguments and result</text>`+"\n", 12, 30)
-	fmt.Fprintf(&b, `<rect x="%d" y="32" width="14" height="10" fill="#2563eb"/><text x="%d" y="41">mcpfs: ls, cat, grep, the snippet and its output</text>`+"\n", 520, 538)
+	fmt.Fprintf(&b, `<rect x="%d" y="32" width="14" height="10" fill="#2563eb"/><text x="%d" y="41">mcpfs: ls/cat/grep (or serve's tool calls), the snippet, its output</text>`+"\n", 520, 538)
 
 	// Grid: one line per power of ten.
 	for p := lo; p <= hi; p *= 10 {

@@ -435,7 +435,7 @@ func toolFile(t *mcpfs.Tree, srv, tool string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	needle := fmt.Sprintf("calls the tool %q of server %q", tool, srv)
+	needle := fmt.Sprintf("(%q, %q, args", srv, tool) // mcp.Call or mcp.CallExtra in the function's body
 	for _, en := range entries {
 		p := path.Join(dir, en.Name())
 		data, err := t.ReadFile(p)

@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
@@ -14,15 +17,16 @@ import (
 )
 
 // goBenchmarks are the `go test -bench` benchmarks of the hot paths the
-// report includes: package, -bench pattern, why.
+// report and docs/BENCHMARKS.md include: package, -bench pattern, why.
 var goBenchmarks = []struct{ pkg, pattern, what string }{
 	{"./fs/gen", "Server100|Root", "generator: a 100-tool server package, the root files"},
 	{"./fs", "TreeLookup", "tree look-ups"},
-	{"./exec/check", "CheckWarm", "type check of a snippet"},
+	{"./exec/check", "CheckWarm|CheckCold", "type check of a snippet, warm and cold"},
 	{"./exec", "Run|Call|Import", "worker start and run, the call bridge, importing a 100-tool package"},
 	{"./discovery", "CallToolInProcess|CallToolStdio|StartCached50", "calls through the supervisor; start with 50 cached servers"},
-	{"./fs/fuse", "Stat|OpenReadClose|MountReady", "the FUSE adapter"},
+	{"./fs/fuse", "Stat|OpenReadClose|MountReady|LsR|GrepR", "the FUSE adapter: stat, open+read, mount, ls -R and grep -r"},
 	{"./cache", ".", "the Badger cache"},
+	{"./cmd/mcpfs", "ServeExec", "mcpfs serve: exec round trip over stdio and streamable HTTP"},
 }
 
 // goBenchResult is one line of `go test -bench` output.
@@ -104,4 +108,78 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " | ")
+}
+
+// Markers around the go test table in docs/BENCHMARKS.md; -gobench-only
+// rewrites what is between them.
+const (
+	goBenchStart = "<!-- go test -bench table: written by go run ./cmd/mcpfs-bench -gobench-only -->"
+	goBenchEnd   = "<!-- end of the go test -bench table -->"
+)
+
+// goBenchTable renders the go test results as one Markdown table, headed
+// by where and when they were measured.
+func goBenchTable(m meta, secs []goBenchSection) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Machine: %s, %s, `nproc` %d; %s. Date: %s. Commit: %s.\n\n", m.Machine, m.CPU, m.Cores, m.GoVersion, m.Date, m.Commit)
+	b.WriteString("| package | benchmark | what | runs | results |\n|---|---|---|---:|---|\n")
+	for _, sec := range secs {
+		pkg, what := sec.Pkg, mdCell(sec.What)
+		row := func(name, runs, result string) {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", pkg, name, what, runs, result)
+			pkg, what = "", "" // said once per package
+		}
+		for _, r := range sec.Results {
+			row(strings.TrimPrefix(r.Name, "Benchmark"), r.N, strings.Join(r.Metrics, ", "))
+		}
+		for _, sk := range sec.Skipped {
+			row("", "", "skipped: "+mdCell(sk))
+		}
+		if sec.Err != "" {
+			row("`"+sec.Pattern+"`", "", "failed: "+mdCell(sec.Err))
+		}
+	}
+	return b.String()
+}
+
+// replaceMarked replaces the text between the markers start and end in
+// file with text.
+func replaceMarked(file, start, end, text string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("update %s: %w", file, err)
+	}
+	s := string(data)
+	i, j := strings.Index(s, start), strings.Index(s, end)
+	if i < 0 || j < i {
+		return fmt.Errorf("update %s: the markers %q and %q are missing; put them where the table goes", file, start, end)
+	}
+	out := s[:i+len(start)] + "\n\n" + text + "\n" + s[j:]
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		return fmt.Errorf("update %s: %w", file, err)
+	}
+	return nil
+}
+
+// runGoBenchOnly runs only the go test benchmarks, prints their table and,
+// when file is set, writes it into file between the markers.
+func runGoBenchOnly(ctx context.Context, opts options, file string, stdout io.Writer) error {
+	if _, err := osexec.LookPath("go"); err != nil {
+		return errors.New("the go command is not on PATH")
+	}
+	m := machine(opts)
+	secs := runGoBenchmarks(ctx, opts.benchTime, func(s string) {
+		if opts.progress != nil {
+			fmt.Fprintf(opts.progress, "mcpfs-bench: %s\n", s)
+		}
+	})
+	table := goBenchTable(m, secs)
+	fmt.Fprint(stdout, table)
+	if file == "" {
+		return nil
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(moduleRoot(), file)
+	}
+	return replaceMarked(file, goBenchStart, goBenchEnd, table)
 }

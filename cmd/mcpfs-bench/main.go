@@ -19,8 +19,11 @@
 //	-out DIR        where report.md and tokens.svg go (default docs/bench)
 //	-quick          fewer iterations, no go test benchmarks
 //	-npm=false      only the built-in docstore, even when npm servers are installed
+//	-serve=false    leave out mcpfs serve (its tools/list, the move through exec, exec round trips)
 //	-gobench        run the go test benchmarks (default: on, off with -quick)
 //	-benchtime D    -benchtime for them (default 1s)
+//	-gobench-only   run only the go test benchmarks; print their table and
+//	                write it into docs/BENCHMARKS.md (-benchmd FILE, "" for none)
 //	-v              log the servers' stderr and mcpfs's diagnostics
 package main
 
@@ -58,8 +61,13 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 	fl.StringVar(&opts.out, "out", "docs/bench", "`dir` for report.md and tokens.svg")
 	fl.BoolVar(&opts.quick, "quick", false, "fewer iterations and no go test benchmarks")
 	fl.BoolVar(&opts.npm, "npm", true, "run the npm reference servers when installed")
+	fl.BoolVar(&opts.serve, "serve", true, "measure mcpfs serve (builds ./cmd/mcpfs and runs it over stdio)")
 	fl.BoolVar(&opts.goBench, "gobench", true, "run the packages' go test benchmarks (off with -quick unless given)")
 	fl.StringVar(&opts.benchTime, "benchtime", "1s", "-benchtime for the go test benchmarks")
+	var goBenchOnly bool
+	var benchMD string
+	fl.BoolVar(&goBenchOnly, "gobench-only", false, "run only the go test benchmarks: print their table and write it into -benchmd")
+	fl.StringVar(&benchMD, "benchmd", "docs/BENCHMARKS.md", "`file` whose go test table -gobench-only rewrites (\"\" writes none)")
 	fl.BoolVar(&verbose, "v", false, "log diagnostics and the servers' stderr")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -82,6 +90,13 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if goBenchOnly {
+		if err := runGoBenchOnly(ctx, opts, benchMD, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpfs-bench: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	r, err := runBench(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpfs-bench: %v\n", err)

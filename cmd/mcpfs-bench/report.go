@@ -77,9 +77,10 @@ func (r *results) markdown() string {
 	w("The direct way makes exactly the tool calls the snippet made, with the same arguments and results: they are recorded on the way to the servers.\n")
 	w("- **mcpfs**: what the agent reads and writes: the output of each `ls`, `cat` and `grep` (run on the FUSE mount when there is one, else the same bytes from the tree), ")
 	w("the snippet it writes, and what the snippet prints. The tree's `README.md` (the agent guide) is read once in every case. Tool calls, their arguments and results stay inside the snippet's process.\n")
+	w("- **mcpfs serve**: the same agent as an MCP client of `mcpfs serve` (a subprocess over stdio): up front, serve's instructions and its `tools/list` as it sent them; then the arguments of each call the agent makes (`search_tools`, `read_file`, `exec` with the snippet as a JSON string) and the text of each result.\n")
 	w("- Every figure is a count of real text with %s; nothing is estimated from byte sizes. Servers, data and the synthetic catalog's seed are fixed, so the counts repeat exactly.\n\n", encodingName)
 
-	for _, wl := range []string{"Discovery", "Chaining", "Workflow"} {
+	for _, wl := range []string{"Discovery", "Chaining", "Workflow", "Serve"} {
 		w("### %s\n\n", wl)
 		n := 0
 		for _, c := range r.Cases {
@@ -150,7 +151,7 @@ func (r *results) markdown() string {
 
 	var other []string
 	for _, p := range r.Pending {
-		if !strings.HasPrefix(p, "Discovery: ") && !strings.HasPrefix(p, "Chaining: ") && !strings.HasPrefix(p, "Workflow: ") {
+		if !strings.HasPrefix(p, "Discovery: ") && !strings.HasPrefix(p, "Chaining: ") && !strings.HasPrefix(p, "Workflow: ") && !strings.HasPrefix(p, "Serve: ") {
 			other = append(other, p)
 		}
 	}

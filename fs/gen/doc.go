@@ -19,12 +19,22 @@
 //   - <Func>Args from the inputSchema: required fields as values, optional
 //     ones as pointers (or nil-able slices, maps and interfaces) with
 //     omitempty; nested objects as named structs, string enums as named
-//     types with constants, $ref/$defs/definitions resolved (a cycle
+//     types with constants (plain strings in a result, unless the
+//     arguments declare the same enum), $ref/$defs/definitions resolved (a cycle
 //     becomes map[string]any), anyOf/oneOf [T, null] as *T and other
 //     unions as any with the alternatives in the comment, allOf of objects
 //     merged, additionalProperties as maps;
 //   - an Extra map for properties whose names cannot be struct tags (sent
-//     through mcp.CallExtra), and for schemas that allow more properties.
+//     through mcp.CallExtra), and for schemas that allow more properties;
+//   - <Func>Result from the outputSchema, reusing the arguments' nested
+//     types where they are the same.
+//
+// A file says only what a caller needs: the tool's description, its
+// title when it says more than the name, its annotation hints, and each
+// property's description and constraints. Whether a field is required
+// is in its declaration (an optional one has omitempty), and what holds
+// for every tool (pointers for optional values, mcp.Result) is in the
+// tree's README, once.
 //
 // The runtime package is the real Go source in runtime/mcp, embedded.
 //

@@ -72,15 +72,14 @@ func readme(c *discovery.Catalog, skills []SkillEntry) string {
 	var b strings.Builder
 	b.WriteString(`# mcpfs
 
-Each server below is a Go package; each tool, a typed function. Write one Go
-program that calls them and prints only what you need: large results stay in
-the program.
+Servers are Go packages, tools typed functions. Write one Go program that
+calls them and prints only what you need: large results stay in the program.
 
-    ls servers/                   # one package per server
-    cat servers/<s>/doc.go        # a server: state, one line per tool
-    cat servers/<s>/<tool>.go     # a tool: description, <Func>Args, result
-    grep -ril <word> servers/     # find tools
-    mcpfs run main.go             # run a program
+    ls servers/
+    cat servers/<s>/doc.go      # one line per tool
+    cat servers/<s>/<tool>.go   # a tool's Go API
+    grep -ril <word> servers/
+    mcpfs run main.go           # or in a mount: write run/x.go, cat run/x.out
 
 ` + "```go" + `
 package main
@@ -102,19 +101,19 @@ func main() {
 }
 ` + "```" + `
 
-Optional fields are pointers: mcp.String, mcp.Int, mcp.Float, mcp.Bool. Tools
-without an output schema return mcp.Result (Text(), Decode(&v)).
-mcp.AsToolError(err) gives a tool's error text (errors.As does not work on it).
+Fields without omitempty are required; optional scalars are pointers (mcp.Int,
+mcp.String, mcp.Float, mcp.Bool). Without an output schema a tool returns
+mcp.Result (Text(), Decode(&v)). Use mcp.AsToolError(err), not errors.As.
 
-Save reusable code as skills/<name>/: SKILL.md (front matter: name,
+Skills: reusable code in skills/<name>/, SKILL.md (front matter: name,
 description) and Go files of package <name>, imported as mcpfs/skills/<name>.
-A refused save keeps the last good version; skills/<name>/ERRORS.txt says why.
+A refused save keeps the old version; ERRORS.txt there says why.
 
 ## Skills
 
 `)
 	if len(skills) == 0 {
-		b.WriteString("No skills are saved yet.\n")
+		b.WriteString("None yet.\n")
 	}
 	for _, s := range skills {
 		line := "- skills/" + s.Name + "/ — " + strings.Join(strings.Fields(s.Description), " ")

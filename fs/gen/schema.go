@@ -42,18 +42,22 @@ type typeGen struct {
 	prefix string      // type name prefix: the function name, or it + "Result"
 	root   *value
 	output bool              // decoding a result: optional fields are plain values
-	owner  string            // "the arguments of F" or "the result of F", for comments
 	decls  []string          // declarations, in order
 	refs   map[string]goType // resolved $ref targets
 	active map[string]bool   // $refs being resolved: a cycle
 	types  int               // named types emitted
+	// shared maps the shape of each nested struct (its comment and body)
+	// and of each string enum (its values) the arguments declared to the
+	// type's name, so that the result reuses it instead of declaring the
+	// same type again. Set by the caller; nil shares nothing.
+	shared map[string]string
 }
 
 func newTypeGen(names *naming.Set, fn string, root *value, output bool) *typeGen {
-	g := &typeGen{names: names, prefix: fn, root: root, output: output, owner: "the arguments of " + fn,
+	g := &typeGen{names: names, prefix: fn, root: root, output: output,
 		refs: map[string]goType{}, active: map[string]bool{}}
 	if output {
-		g.prefix, g.owner = fn+"Result", "the result of "+fn
+		g.prefix = fn + "Result"
 	}
 	return g
 }
@@ -268,21 +272,35 @@ func (g *typeGen) enum(s, e *value, types []string, hint string, depth int) goTy
 		t.notes = append(t.notes, note)
 		return t
 	}
+	seen := map[string]bool{}
+	emptyOK := false
+	for _, v := range e.arr {
+		emptyOK = emptyOK || v.str == ""
+	}
+	shape := "enum " + strings.Join(vals, ",")
+	if g.output {
+		// A result is only read: a string with its values in the comment
+		// says as much as a named type with constants, unless the
+		// arguments already declared that type.
+		if t, ok := g.shared[shape]; ok {
+			return goType{expr: t, kind: kEnum, emptyOK: emptyOK}
+		}
+		return goType{expr: "string", kind: kScalar, notes: []string{note}}
+	}
 	g.types++
 	name := g.typeName(hint)
-	emptyOK := false
+	if g.shared != nil {
+		if _, ok := g.shared[shape]; !ok {
+			g.shared[shape] = name
+		}
+	}
 	var d strings.Builder
-	d.WriteString("\n// " + name + " is an enumerated string: one of the constants below.\ntype " + name + " string\n\n")
-	d.WriteString("// The values of " + name + ".\nconst (\n")
-	seen := map[string]bool{}
+	d.WriteString("\ntype " + name + " string\n\nconst (\n")
 	for _, v := range e.arr {
 		if seen[v.str] {
 			continue
 		}
 		seen[v.str] = true
-		if v.str == "" {
-			emptyOK = true
-		}
 		c := g.names.Unique(naming.Exported(name + naming.EnumValue(v.str)))
 		d.WriteString("\t" + c + " " + name + " = " + strconv.Quote(v.str) + "\n")
 	}

@@ -33,7 +33,9 @@ func (g *typeGen) object(s *value, hint string, depth int) goType {
 	}
 	g.types++
 	name := g.typeName(hint)
-	g.structDecl(name, hint, "is an object in "+g.owner+".", s, depth, false)
+	if _, same := g.structDecl(name, hint, s, depth, false); same != "" {
+		return goType{expr: same, kind: kStruct}
+	}
 	return goType{expr: name, kind: kStruct}
 }
 
@@ -50,9 +52,12 @@ func quotedKeys(props *value, max int) string {
 }
 
 // structDecl declares the struct type name for object schema s, then the
-// types of its fields. what completes the sentence "<name> ...". It reports
-// whether the struct has an Extra field (only a top-level input struct can).
-func (g *typeGen) structDecl(name, hint, what string, s *value, depth int, top bool) (extra bool) {
+// types of its fields. It reports whether the struct has an Extra field
+// (only a top-level input struct can). A nested struct of a result that is
+// the same, field for field and comment for comment, as one of the
+// arguments' is not declared again: structDecl returns that type's name
+// as same, and the caller uses it instead of name.
+func (g *typeGen) structDecl(name, hint string, s *value, depth int, top bool) (extra bool, same string) {
 	slot := len(g.decls) // this struct's declaration goes before its fields' types
 	g.decls = append(g.decls, "")
 	if top {
@@ -107,35 +112,45 @@ func (g *typeGen) structDecl(name, hint, what string, s *value, depth int, top b
 					}
 				}
 			}
-			body.WriteString("\n")
-			writeComment(&body, "\t", fieldDoc(m.val, ft, req, g.output))
+			writeComment(&body, "\t", fieldDoc(m.val, ft))
 			body.WriteString("\t" + fname + " " + expr + " `json:\"" + m.key + omit + "\"`\n")
 		}
 	}
 	if extra {
-		body.WriteString("\n")
 		writeComment(&body, "\t", extraDoc(s, props, bad, required, moreAllowed))
 		body.WriteString("\tExtra map[string]any `json:\"-\"`\n")
 	}
 
-	var decl strings.Builder
-	decl.WriteString("\n")
-	doc := name + " " + what
+	var doc []string
 	if d := s.getStr("description"); d != "" {
-		doc += "\n\n" + d
+		doc = append(doc, d)
 	}
 	if g.output && len(bad) > 0 {
 		var qs []string
 		for _, b := range bad {
 			qs = append(qs, strconv.Quote(clip(b, 60)))
 		}
-		doc += "\n\nNot decoded: the properties " + strings.Join(qs, ", ") + ", whose names cannot be Go struct tags."
+		doc = append(doc, "Not decoded: the properties "+strings.Join(qs, ", ")+", whose names cannot be Go struct tags.")
 	}
-	writeComment(&decl, "", doc)
-	decl.WriteString("type " + name + " struct {" + body.String() + "}\n")
-
-	g.decls[slot] = decl.String()
-	return extra
+	var comment strings.Builder
+	writeComment(&comment, "", strings.Join(doc, "\n\n"))
+	shape := comment.String() + " struct {\n" + body.String() + "}\n"
+	if !top && g.shared != nil {
+		if g.output {
+			if t, ok := g.shared[shape]; ok {
+				g.decls[slot] = ""
+				return false, t
+			}
+		} else if _, ok := g.shared[shape]; !ok {
+			g.shared[shape] = name
+		}
+	}
+	if body.Len() == 0 {
+		g.decls[slot] = "\n" + comment.String() + "type " + name + " struct{}\n"
+	} else {
+		g.decls[slot] = "\n" + comment.String() + "type " + name + " struct {\n" + body.String() + "}\n"
+	}
+	return extra, ""
 }
 
 func isObjectSchema(s *value) bool {
@@ -144,8 +159,10 @@ func isObjectSchema(s *value) bool {
 }
 
 // fieldDoc is the comment of one struct field: the property's description,
-// the notes of its type, its constraints and whether it is required.
-func fieldDoc(s *value, t goType, required, output bool) string {
+// the notes of its type and its constraints, on one line where they fit.
+// Whether a field is required is in its declaration (an optional field has
+// omitempty), not repeated here.
+func fieldDoc(s *value, t goType) string {
 	var parts []string
 	if d := s.getStr("description"); d != "" {
 		parts = append(parts, d)
@@ -153,17 +170,19 @@ func fieldDoc(s *value, t goType, required, output bool) string {
 		parts = append(parts, d)
 	}
 	var facts []string
-	if !output {
-		if required {
-			facts = append(facts, "Required.")
-		} else {
-			facts = append(facts, "Optional.")
-		}
-	}
 	facts = append(facts, t.notes...)
 	facts = append(facts, facets(s)...)
 	if len(facts) > 0 {
-		parts = append(parts, strings.Join(facts, " "))
+		facts := strings.Join(facts, " ")
+		if len(parts) == 1 && !strings.Contains(parts[0], "\n") {
+			sep := " "
+			if p := strings.TrimRight(parts[0], " "); p != "" && !strings.ContainsAny(p[len(p)-1:], ".!?:;") {
+				sep = ". "
+			}
+			parts[0] = strings.TrimRight(parts[0], " ") + sep + facts
+		} else {
+			parts = append(parts, facts)
+		}
 	}
 	return strings.Join(parts, "\n")
 }

@@ -113,7 +113,7 @@ func main() {
 		Labels: map[string]string{"k": "v"},
 	})
 	fmt.Println("schemas:", err)
-	fmt.Println("schemas result:", res.Ok, res.Items[0].Id, res.Items[0].Tags, res.Status == hostile.SchemasResultStatusOn)
+	fmt.Println("schemas result:", res.Ok, res.Items[0].Id, res.Items[0].Tags, res.Status == "on")
 }
 `
 	if _, err := i.Eval(program); err != nil {
