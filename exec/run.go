@@ -171,10 +171,18 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 		return res, &RunError{Kind: ErrCrashed, Msg: fmt.Sprintf("it broke the control protocol (%v) and was stopped", protoErr)}
 	case d != nil && d.Failure == nil:
 		return res, nil
-	case d != nil:
-		return res, failureError(d.Failure, stderr.headBytes())
 	}
-	return res, crashError(p, stderr)
+	if d != nil {
+		err = failureError(d.Failure, stderr.headBytes())
+	} else {
+		err = crashError(p, stderr)
+	}
+	if errors.Is(err, ErrPanic) {
+		// The error names the functions the panic went through; the
+		// interpreter's own lines for them would only repeat it.
+		res.Stderr = interpPanicLine.ReplaceAll(res.Stderr, nil)
+	}
+	return res, err
 }
 
 // serveCall runs one tool call for the worker and sends back the result.
@@ -250,6 +258,8 @@ var (
 	// frame a panic passes through: "snippet.go:8:2: panic: main.f(...)".
 	// The position is where the function's body starts.
 	interpPanic = regexp.MustCompile(`(?m)^(\S+\.go:\d+:\d+): panic: (\S+?)(?:\(\.\.\.\))?$`)
+	// interpPanicLine is one such line with its newline.
+	interpPanicLine = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: panic: \S+?(?:\(\.\.\.\))?\n`)
 	// runtimePanic is the Go runtime's own "panic: value" line.
 	runtimePanic = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
 )
@@ -264,18 +274,29 @@ func panicLine(text string) string {
 	return withFrames(msg, text)
 }
 
-// withFrames puts the innermost snippet position before msg and the
-// interpreted functions the panic went through after it:
-// "snippet.go:6:2: boom (panic in main.f, called from main.main)".
+// withFrames puts after msg the interpreted functions the panic went
+// through, innermost first, and where the innermost one's body starts:
+// "boom (panic in main.f, whose body starts at snippet.go:6; called from
+// main.main)". The interpreter (yaegi v0.16.1) knows the function a panic
+// came from, not its line: giving the body's start as if it were the
+// panic's position would send the reader to the wrong line.
 func withFrames(msg, stderr string) string {
 	frames := interpPanic.FindAllStringSubmatch(stderr, 8)
 	if len(frames) == 0 {
 		return msg
 	}
+	at := frames[0][1]
+	if i := strings.LastIndexByte(at, ':'); i > 0 {
+		at = at[:i] // file:line; the column says nothing here
+	}
 	var b strings.Builder
-	b.WriteString(frames[0][1] + ": " + msg + " (panic in " + frames[0][2])
-	for _, f := range frames[1:] {
-		b.WriteString(", called from " + f[2])
+	b.WriteString(msg + " (panic in " + frames[0][2] + ", whose body starts at " + at)
+	for i, f := range frames[1:] {
+		if i == 0 {
+			b.WriteString("; called from " + f[2])
+		} else {
+			b.WriteString(", called from " + f[2])
+		}
 	}
 	b.WriteString(")")
 	return b.String()

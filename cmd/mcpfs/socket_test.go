@@ -109,7 +109,7 @@ func TestSocketRun(t *testing.T) {
 		{name: "check problem", args: []string{"--data-dir", data, "run", bad}, wantCode: exitFailed,
 			wantStderr: []string{"bad.go:10:24: ", "ListDocument", "bad.go did not pass the check (1 problem): fix it and run again"}, viaEngine: true},
 		{name: "panic", args: []string{"--data-dir", data, "run", panics}, wantCode: exitFailed,
-			wantStdout: "before\n", wantStderr: []string{"mcpfs: the snippet panicked: panic.go:", "assignment to entry in nil map"}, viaEngine: true},
+			wantStdout: "before\n", wantStderr: []string{"mcpfs: the snippet panicked: assignment to entry in nil map", "whose body starts at panic.go:"}, viaEngine: true},
 		{name: "no engine", args: []string{"--data-dir", data, "-v", "run", "--no-engine", ok},
 			wantStdout: "5 documents\n", wantStderr: []string{"run finished"}},
 		{name: "other config", args: []string{"--data-dir", data, "--config", other, "-v", "run", hello},
