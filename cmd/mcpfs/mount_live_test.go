@@ -163,6 +163,7 @@ func TestMountLive(t *testing.T) {
 		}
 	}
 	defer stop()
+	waitMounted(t, &stderr, done)
 
 	// waitFor polls until ok returns "", failing after 20 s with the last
 	// thing ok said was missing.

@@ -62,6 +62,7 @@ func TestMountRun(t *testing.T) {
 		}
 	}
 	defer stop()
+	waitMounted(t, &stderr, done)
 
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(filepath.Join(dir, "servers", "docstore", "list_documents.go")); err == nil {

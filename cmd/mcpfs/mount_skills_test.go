@@ -65,6 +65,7 @@ func TestMountSkills(t *testing.T) {
 		}
 	}
 	defer stop()
+	waitMounted(t, &stderr, done)
 
 	// waitFor polls until ok, failing after 20 s.
 	waitFor := func(what string, ok func() bool) {

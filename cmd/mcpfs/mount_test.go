@@ -33,6 +33,29 @@ func (s *syncBuffer) String() string {
 
 // TestMountCommand runs `mcpfs mount DIR` with the built-in default server,
 // reads the tree through the kernel, and interrupts it.
+// waitMounted waits until the mount command running in this process says
+// "mounted at": only then are both its FUSE connections (the tree's and the
+// stacked servers/ one) past go-fuse's poll hack. Before that, a file this
+// process opens in the mount can deadlock it: Go adds every opened file to
+// its epoll set, the kernel asks FUSE whether the file can be polled, and
+// with the runtime's poller blocked on that question and every P held by a
+// thread in a system call, nothing runs the goroutine that would answer.
+// Other processes are never at risk; the tests read their own mount.
+func waitMounted(t *testing.T, stderr *syncBuffer, done chan error) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "mcpfs: mounted at "); time.Sleep(5 * time.Millisecond) {
+		select {
+		case err := <-done:
+			done <- err // for whoever waits for the command
+			t.Fatalf("mount ended before it was mounted: %v\nstderr:\n%s", err, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mount did not say it was mounted within 20s\nstderr:\n%s", stderr.String())
+		}
+	}
+}
+
 func TestMountCommand(t *testing.T) {
 	if f, err := os.OpenFile("/dev/fuse", os.O_RDWR, 0); err != nil {
 		t.Skipf("mount test skipped: /dev/fuse is not usable: %v", err)
@@ -63,6 +86,7 @@ func TestMountCommand(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
+	waitMounted(t, &stderr, done)
 
 	doc := filepath.Join(dir, "servers", "docstore", "search.go")
 	deadline := time.Now().Add(20 * time.Second)
