@@ -50,6 +50,9 @@ func init() {
 }
 
 func main() {
+	if code, ran := readerMain(); ran {
+		os.Exit(code)
+	}
 	os.Exit(mainArgs(os.Args[1:], os.Stdout, os.Stderr))
 }
 
