@@ -180,7 +180,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	if errors.Is(err, ErrPanic) {
 		// The error names the functions the panic went through; the
 		// interpreter's own lines for them would only repeat it.
-		res.Stderr = interpPanicLine.ReplaceAll(res.Stderr, nil)
+		res.Stderr = interpPanic.ReplaceAll(res.Stderr, nil)
 	}
 	return res, err
 }
@@ -256,10 +256,9 @@ func crashError(p *proc, stderr *capture) error {
 var (
 	// interpPanic is the line the interpreter prints for each interpreted
 	// frame a panic passes through: "snippet.go:8:2: panic: main.f(...)".
-	// The position is where the function's body starts.
-	interpPanic = regexp.MustCompile(`(?m)^(\S+\.go:\d+:\d+): panic: (\S+?)(?:\(\.\.\.\))?$`)
-	// interpPanicLine is one such line with its newline.
-	interpPanicLine = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: panic: \S+?(?:\(\.\.\.\))?\n`)
+	// The position is where the function's body starts. A match takes
+	// the line's newline too, so that replacing it removes the line.
+	interpPanic = regexp.MustCompile(`(?m)^(\S+\.go:\d+:\d+): panic: (\S+?)(?:\(\.\.\.\))?$\n?`)
 	// runtimePanic is the Go runtime's own "panic: value" line.
 	runtimePanic = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
 )

@@ -11,13 +11,14 @@ import (
 	"time"
 )
 
-// TestEngineFollowsConfigEdits edits the config file of a running engine:
-// a server added appears, a server removed disappears, and an edit that
-// breaks the file is reported while the last good config stays in use.
-func TestEngineFollowsConfigEdits(t *testing.T) {
+// watchedConfig writes data as a config file in a temp dir and returns a
+// func that replaces it atomically (as editors do), the globals that name
+// it (with a data dir beside it) and the buffer their log goes to.
+func watchedConfig(t *testing.T, data string) (write func(string), g *globals, logs *lockedBuffer) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "servers.json")
-	write := func(data string) {
+	write = func(data string) {
 		t.Helper()
 		tmp := path + ".tmp"
 		if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {
@@ -27,12 +28,20 @@ func TestEngineFollowsConfigEdits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(`{"mcpServers": {"one": {"command": "mcpfs", "type": "stdio"}}}`)
-	// "one" runs a command that is not there: it fails, which is fine here.
-	logs := &lockedBuffer{}
-	g := &globals{config: path, connectTimeout: 5 * time.Second, dataDir: filepath.Join(dir, "data"),
+	write(data)
+	logs = &lockedBuffer{}
+	g = &globals{config: path, connectTimeout: 5 * time.Second, dataDir: filepath.Join(dir, "data"),
 		stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs}
 	g.log = newLogger(logs, 1)
+	return write, g, logs
+}
+
+// TestEngineFollowsConfigEdits edits the config file of a running engine:
+// a server added appears, a server removed disappears, and an edit that
+// breaks the file is reported while the last good config stays in use.
+func TestEngineFollowsConfigEdits(t *testing.T) {
+	write, g, logs := watchedConfig(t, `{"mcpServers": {"one": {"command": "mcpfs", "type": "stdio"}}}`)
+	// "one" runs a command that is not there: it fails, which is fine here.
 	cfg, err := g.loadConfig()
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -88,26 +87,11 @@ func alive(pid int) bool {
 // doc.go says it failed, its tool files stay, the other server is left
 // alone, and it is ready again after the restart.
 func TestMountLive(t *testing.T) {
-	if f, err := os.OpenFile("/dev/fuse", os.O_RDWR, 0); err != nil {
-		t.Skipf("mount test skipped: /dev/fuse is not usable: %v", err)
-	} else {
-		f.Close()
-	}
-	if os.Geteuid() != 0 {
-		if _, err := osexec.LookPath("fusermount3"); err != nil {
-			t.Skip("mount test skipped: not root and no fusermount3 (apt-get install fuse3)")
-		}
-	}
+	home := mountHome(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatalf("find the test binary: %v", err)
 	}
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("MCPFS_CONFIG", "")
-	t.Setenv("MCP_SERVERS_CONFIG", "")
-	t.Chdir(home)
 
 	liveDir, otherDir := t.TempDir(), t.TempDir()
 	// Whatever happens, no server process outlives the test.
@@ -135,56 +119,9 @@ func TestMountLive(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	dir := t.TempDir()
-	var stdout, stderr syncBuffer
-	g := &globals{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
-	root := newRoot(g)
-	root.SetArgs([]string{"--config", cfgPath, "--data-dir", filepath.Join(home, "data"), "mount", dir})
-	root.SetOut(&stdout)
-	root.SetErr(&stderr)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	stopped := false
-	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("mount returned %v after interrupt", err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Error("mount did not return within 20s of the interrupt")
-		}
-	}
-	defer stop()
-	waitMounted(t, &stderr, done)
+	m := startMount(t, "--config", cfgPath, "--data-dir", filepath.Join(home, "data"))
+	dir, waitFor := m.dir, m.waitFor
 
-	// waitFor polls until ok returns "", failing after 20 s with the last
-	// thing ok said was missing.
-	waitFor := func(t *testing.T, what string, ok func() string) {
-		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			missing := ok()
-			if missing == "" {
-				return
-			}
-			select {
-			case err := <-done:
-				stopped = true
-				t.Fatalf("mount ended early: %v\nstderr:\n%s", err, stderr.String())
-			default:
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: not within 20s: %s\nstderr:\n%s", what, missing, stderr.String())
-			}
-		}
-	}
 	serverDir := func(name string) string { return filepath.Join(dir, "servers", name) }
 	doc := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(serverDir(name), "doc.go"))
@@ -307,11 +244,7 @@ func TestMountLive(t *testing.T) {
 	})
 
 	livePID1 := livePID(liveDir)
-	stop()
-	mountinfo, _ := os.ReadFile("/proc/self/mountinfo")
-	if bytes.Contains(mountinfo, []byte(" "+dir+" ")) {
-		t.Errorf("%s is still mounted after the command returned", dir)
-	}
+	m.stop()
 	for _, pid := range []int{livePID1, otherPID} {
 		if alive(pid) {
 			t.Errorf("server process %d is still running after the mount ended", pid)

@@ -2,13 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestMountRun runs `mcpfs mount DIR` with the built-in docstore and runs
@@ -16,68 +14,10 @@ import (
 // run/<job>.go and reading run/<job>.out. One calls a docstore tool; one
 // does not type-check and shows where.
 func TestMountRun(t *testing.T) {
-	if f, err := os.OpenFile("/dev/fuse", os.O_RDWR, 0); err != nil {
-		t.Skipf("mount test skipped: /dev/fuse is not usable: %v", err)
-	} else {
-		f.Close()
-	}
-	if os.Geteuid() != 0 {
-		if _, err := osexec.LookPath("fusermount3"); err != nil {
-			t.Skip("mount test skipped: not root and no fusermount3 (apt-get install fuse3)")
-		}
-	}
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("MCPFS_CONFIG", "")
-	t.Setenv("MCP_SERVERS_CONFIG", "")
-	t.Chdir(home)
-	data := filepath.Join(home, "data")
-
-	dir := t.TempDir()
-	var stdout, stderr syncBuffer
-	g := &globals{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
-	root := newRoot(g)
-	root.SetArgs([]string{"--data-dir", data, "mount", dir})
-	root.SetOut(&stdout)
-	root.SetErr(&stderr)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	stopped := false
-	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("mount returned %v after interrupt", err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Error("mount did not return within 20s of the interrupt")
-		}
-	}
-	defer stop()
-	waitMounted(t, &stderr, done)
-
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(dir, "servers", "docstore", "list_documents.go")); err == nil {
-			break
-		}
-		select {
-		case err := <-done:
-			stopped = true
-			t.Fatalf("mount ended early: %v\nstderr:\n%s", err, stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("servers/docstore did not appear within 20s\nstderr:\n%s", stderr.String())
-		}
-	}
+	data := filepath.Join(mountHome(t), "data")
+	m := startMount(t, "--data-dir", data)
+	dir, stderr := m.dir, &m.stderr
+	m.waitFor(t, "servers/docstore appears", exists(filepath.Join(dir, "servers", "docstore", "list_documents.go")))
 
 	tests := []struct {
 		job        string
@@ -137,9 +77,5 @@ func TestMountRun(t *testing.T) {
 		})
 	}
 
-	stop()
-	mountinfo, _ := os.ReadFile("/proc/self/mountinfo")
-	if bytes.Contains(mountinfo, []byte(" "+dir+" ")) {
-		t.Errorf("%s is still mounted after the command returned", dir)
-	}
+	m.stop()
 }

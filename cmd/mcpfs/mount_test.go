@@ -31,32 +31,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestMountCommand runs `mcpfs mount DIR` with the built-in default server,
-// reads the tree through the kernel, and interrupts it.
-// waitMounted waits until the mount command running in this process says
-// "mounted at": only then are both its FUSE connections (the tree's and the
-// stacked servers/ one) past go-fuse's poll hack. Before that, a file this
-// process opens in the mount can deadlock it: Go adds every opened file to
-// its epoll set, the kernel asks FUSE whether the file can be polled, and
-// with the runtime's poller blocked on that question and every P held by a
-// thread in a system call, nothing runs the goroutine that would answer.
-// Other processes are never at risk; the tests read their own mount.
-func waitMounted(t *testing.T, stderr *syncBuffer, done chan error) {
+// mountHome skips the test unless this machine can mount FUSE, and gives
+// it a home and working directory of its own with no config anywhere (so
+// mcpfs uses the built-in docstore). It returns the home.
+func mountHome(t *testing.T) string {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "mcpfs: mounted at "); time.Sleep(5 * time.Millisecond) {
-		select {
-		case err := <-done:
-			done <- err // for whoever waits for the command
-			t.Fatalf("mount ended before it was mounted: %v\nstderr:\n%s", err, stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("mount did not say it was mounted within 20s\nstderr:\n%s", stderr.String())
-		}
-	}
-}
-
-func TestMountCommand(t *testing.T) {
 	if f, err := os.OpenFile("/dev/fuse", os.O_RDWR, 0); err != nil {
 		t.Skipf("mount test skipped: /dev/fuse is not usable: %v", err)
 	} else {
@@ -67,45 +46,119 @@ func TestMountCommand(t *testing.T) {
 			t.Skip("mount test skipped: not root and no fusermount3 (apt-get install fuse3)")
 		}
 	}
-	// No config anywhere: the built-in docstore server, in process.
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("MCPFS_CONFIG", "")
 	t.Setenv("MCP_SERVERS_CONFIG", "")
 	t.Chdir(home)
+	return home
+}
 
-	dir := t.TempDir()
-	var stdout, stderr syncBuffer
-	g := &globals{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
+// mountCmd is `mcpfs [flags] mount DIR` running in the test's process.
+type mountCmd struct {
+	t      *testing.T
+	dir    string
+	stderr syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+	ended  bool // done has been received
+}
+
+// startMount runs `mcpfs <flags> mount DIR` on a fresh directory and
+// returns once the command says it is mounted; the test's end stops it.
+//
+// Only then are both its FUSE connections (the tree's and the stacked
+// servers/ one) past go-fuse's poll hack. Before that, a file this process
+// opens in the mount can deadlock it: Go adds every opened file to its
+// epoll set, the kernel asks FUSE whether the file can be polled, and with
+// the runtime's poller blocked on that question and every P held by a
+// thread in a system call, nothing runs the goroutine that would answer.
+// Other processes are never at risk; the tests read their own mount.
+func startMount(t *testing.T, flags ...string) *mountCmd {
+	t.Helper()
+	m := &mountCmd{t: t, dir: t.TempDir(), done: make(chan error, 1)}
+	var stdout syncBuffer
+	g := &globals{stdin: strings.NewReader(""), stdout: &stdout, stderr: &m.stderr}
 	root := newRoot(g)
-	root.SetArgs([]string{"mount", dir})
+	root.SetArgs(append(append([]string{}, flags...), "mount", m.dir))
 	root.SetOut(&stdout)
-	root.SetErr(&stderr)
+	root.SetErr(&m.stderr)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- root.ExecuteContext(ctx) }()
-	waitMounted(t, &stderr, done)
+	m.cancel = cancel
+	go func() { m.done <- root.ExecuteContext(ctx) }()
+	t.Cleanup(m.stop)
+	m.waitFor(t, "mcpfs says it is mounted", func() string {
+		if !strings.Contains(m.stderr.String(), "mcpfs: mounted at ") {
+			return "no \"mounted at\" line yet"
+		}
+		return ""
+	})
+	return m
+}
 
-	doc := filepath.Join(dir, "servers", "docstore", "search.go")
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if _, err := os.Stat(doc); err == nil {
-			break
+// waitFor polls until ok returns "", failing t after 20 s with the last
+// thing ok said was missing, or at once if the command ended.
+func (m *mountCmd) waitFor(t *testing.T, what string, ok func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		missing := ok()
+		if missing == "" {
+			return
 		}
 		select {
-		case err := <-done:
-			t.Fatalf("mount ended early: %v\nstderr:\n%s", err, stderr.String())
+		case err := <-m.done:
+			m.ended = true
+			t.Fatalf("mount ended early: %v\nstderr:\n%s", err, m.stderr.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			cancel()
-			<-done
-			t.Fatalf("%s did not appear within 20s\nstderr:\n%s", doc, stderr.String())
+			t.Fatalf("%s: not within 20s: %s\nstderr:\n%s", what, missing, m.stderr.String())
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// exists is a waitFor condition: the file p exists (stat, which opens
+// nothing).
+func exists(p string) func() string {
+	return func() string {
+		if _, err := os.Stat(p); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+}
+
+// stop interrupts the command and checks that it returns nil within 20 s
+// and leaves nothing mounted. Calling it again does nothing.
+func (m *mountCmd) stop() {
+	if m.ended {
+		return
+	}
+	m.ended = true
+	m.cancel()
+	select {
+	case err := <-m.done:
+		if err != nil {
+			m.t.Errorf("mount returned %v after interrupt", err)
+		}
+	case <-time.After(20 * time.Second):
+		m.t.Error("mount did not return within 20s of the interrupt")
+		return
+	}
+	mountinfo, _ := os.ReadFile("/proc/self/mountinfo")
+	if bytes.Contains(mountinfo, []byte(" "+m.dir+" ")) {
+		m.t.Errorf("%s is still mounted after the command returned", m.dir)
+	}
+}
+
+// TestMountCommand runs `mcpfs mount DIR` with the built-in default server,
+// reads the tree through the kernel, and interrupts it.
+func TestMountCommand(t *testing.T) {
+	mountHome(t)
+	m := startMount(t)
+	dir := m.dir
+	m.waitFor(t, "servers/docstore appears", exists(filepath.Join(dir, "servers", "docstore", "search.go")))
 	data, err := os.ReadFile(filepath.Join(dir, "servers", "docstore", "doc.go"))
 	if err != nil || !bytes.Contains(data, []byte("package docstore")) {
 		t.Errorf("servers/docstore/doc.go: %v\n%s", err, data)
@@ -114,23 +167,11 @@ func TestMountCommand(t *testing.T) {
 		t.Error("writing README.md through the mount succeeded")
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("mount returned %v after interrupt", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("mount did not return within 20s of the interrupt")
-	}
+	m.stop()
 	for _, want := range []string{"mcpfs: mounted at " + dir, "servers/docstore: ready, ", "mcpfs: unmounted " + dir} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		if !strings.Contains(m.stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, m.stderr.String())
 		}
-	}
-	mountinfo, _ := os.ReadFile("/proc/self/mountinfo")
-	if bytes.Contains(mountinfo, []byte(" "+dir+" ")) {
-		t.Errorf("%s is still mounted after the command returned", dir)
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -130,23 +128,7 @@ func TestSettingsFor(t *testing.T) {
 // finishes on the runner it started on, and an edit that allows a package
 // that can never be allowed is refused while the last good settings stay.
 func TestEngineAppliesSettings(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "servers.json")
-	write := func(data string) {
-		t.Helper()
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, path); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(`{"mcpServers": {}}`)
-	logs := &lockedBuffer{}
-	g := &globals{config: path, connectTimeout: 5 * time.Second, dataDir: filepath.Join(dir, "data"),
-		stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs}
-	g.log = newLogger(logs, 1)
+	write, g, logs := watchedConfig(t, `{"mcpServers": {}}`)
 	cfg, err := g.loadConfig()
 	if err != nil {
 		t.Fatal(err)

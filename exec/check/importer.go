@@ -106,12 +106,11 @@ type treePkg struct {
 	files  []*ast.File
 
 	// Skills only: what the rewrite for the interpreter needs, and its
-	// result once made (see rewriteSkill).
+	// result once made (see rewriteSkill; rewritten is nil until then).
 	info        *types.Info
 	srcs        [][]byte // the source of each of files
 	rewritten   map[string][]byte
 	rewriteErrs ErrorList
-	rewriteDone bool
 }
 
 // cacheFor returns the cache of tree. universe.mu must be held.

@@ -13,10 +13,9 @@ import (
 // differ from the tree's (by tree path, "skills/<name>/<file>.go") and the
 // problems that cannot be rewritten, positioned in the skill's files.
 func (c *treeCache) rewriteSkill(tp *treePkg) {
-	if tp.rewriteDone || tp.info == nil {
+	if tp.rewritten != nil || tp.info == nil {
 		return
 	}
-	tp.rewriteDone = true
 	tp.rewritten = map[string][]byte{}
 	for i, f := range tp.files {
 		name := c.fset.Position(f.Pos()).Filename
