@@ -30,7 +30,8 @@ const (
 
 // Keys of the "mcpfs" object and its parts.
 var (
-	settingsKeys = []string{"imports", "limits", "sandbox", "pool"}
+	settingsKeys = []string{"imports", "limits", "sandbox", "pool", "engine"}
+	engineKeys   = []string{"idle"}
 	importsKeys  = []string{"allow", "deny"}
 	limitsKeys   = []string{"timeout", "maxTimeout", "memory", "output", "outputFile", "concurrentCalls"}
 )
@@ -66,11 +67,37 @@ func (p *configParser) settings(cfg *Config, v *jsonValue) error {
 			var n int
 			n, err = p.integer(f.Value, fpath, 0, maxPool, "workers")
 			s.Pool = &n
+		case "engine":
+			err = p.engine(s, f.Value, fpath)
 		default:
 			err = p.unknownKey(f, fpath, settingsKeys)
 		}
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// engine reads "engine": {"idle": "10m"}.
+func (p *configParser) engine(s *Settings, v *jsonValue, path string) error {
+	if err := p.wantKind(v, path, jsonObject, `an object like {"idle": "10m"}`); err != nil {
+		return err
+	}
+	if err := p.noDuplicateKeys(v, path); err != nil {
+		return err
+	}
+	for _, f := range v.Members {
+		fpath := jsonPathKey(path, f.Key)
+		switch f.Key {
+		case "idle":
+			d, err := p.duration(f.Value, fpath)
+			if err != nil {
+				return err
+			}
+			s.EngineIdle = d
+		default:
+			return p.unknownKey(f, fpath, engineKeys)
 		}
 	}
 	return nil
@@ -414,5 +441,5 @@ func (s Settings) Equal(t Settings) bool {
 		a.Timeout == b.Timeout && a.MaxTimeout == b.MaxTimeout &&
 		a.Memory == b.Memory && a.Output == b.Output && a.OutputFile == b.OutputFile &&
 		a.ConcurrentCalls == b.ConcurrentCalls && a.Sandbox == b.Sandbox &&
-		pool(a.Pool) == pool(b.Pool)
+		pool(a.Pool) == pool(b.Pool) && a.EngineIdle == b.EngineIdle
 }

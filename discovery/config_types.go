@@ -116,4 +116,7 @@ type Settings struct {
 	// Pool is how many started workers wait for a snippet; nil when not
 	// set (0 is a value: every run starts its own worker).
 	Pool *int
+	// EngineIdle (engine.idle) is how long the resident engine stays up
+	// with no command, mount or client using it; 0 when not set.
+	EngineIdle time.Duration
 }

@@ -21,6 +21,11 @@ const sseResponseTimeout = 24 * time.Hour
 func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeout time.Duration) error {
 	switch sc.Transport {
 	case "stdio":
+		if len(s.opts.ServerEnv) > 0 {
+			env := maps.Clone(s.opts.ServerEnv)
+			maps.Copy(env, sc.Env)
+			sc.Env = env
+		}
 		proc, err := startProcess(sc, s.opts.MaxMessageBytes, cn.log)
 		if err != nil {
 			return err

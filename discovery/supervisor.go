@@ -65,6 +65,9 @@ type Options struct {
 	// Transport "builtin", keyed by ServerConfig.Builtin. Each call of the
 	// function must return a new server.
 	Builtins map[string]func() *server.MCPServer
+	// ServerEnv holds variables every stdio server gets besides its
+	// configured ones (which win).
+	ServerEnv map[string]string
 
 	// Cache, when set, keeps each server's last tool listing (published at
 	// once on Start, marked Stale, until the server answers) and the

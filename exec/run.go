@@ -46,7 +46,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	defer p.close()
 	if missing := sandbox.Missing(p.layers); missing != "" {
-		if r.opts.Strict {
+		if r.opts.Strict || req.Strict {
 			p.kill()
 			p.wait()
 			return nil, fmt.Errorf("run snippet: %w: %s not available (run without --sandbox=strict to accept that, or see docs/SECURITY.md)", ErrSandbox, missing)

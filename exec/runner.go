@@ -132,6 +132,9 @@ type Request struct {
 	Files map[string][]byte
 	// Timeout bounds the run. Zero means Options.Timeout.
 	Timeout time.Duration
+	// Strict refuses to run unless every sandbox layer is active, as
+	// Options.Strict does for every run.
+	Strict bool
 	// Call sends the snippet's tool calls. Nil makes every call fail.
 	Call CallFunc
 	// Progress, when set, is called after each tool call ends, from the

@@ -32,13 +32,14 @@ type options struct {
 // iterations are the loop counts of the speed measurements.
 type iterations struct {
 	calls, callReps, execRuns, fuseOps, cmdReps, startReps int
+	residentRuns, residentCold                             int
 }
 
 func (o options) iterations() iterations {
 	if o.quick {
-		return iterations{calls: 200, callReps: 1, execRuns: 10, fuseOps: 2000, cmdReps: 0, startReps: 1}
+		return iterations{calls: 200, callReps: 1, execRuns: 10, fuseOps: 2000, cmdReps: 0, startReps: 1, residentRuns: 20, residentCold: 2}
 	}
-	return iterations{calls: 2000, callReps: 5, execRuns: 200, fuseOps: 20000, cmdReps: 5, startReps: 3}
+	return iterations{calls: 2000, callReps: 5, execRuns: 200, fuseOps: 20000, cmdReps: 5, startReps: 3, residentRuns: 100, residentCold: 5}
 }
 
 // meta says where and how a run happened.
@@ -175,6 +176,11 @@ func runBench(ctx context.Context, opts options) (*results, error) {
 	say("speed: start-up with cached schemas")
 	if rows, err = e.mountReady(ctx, it.startReps); err != nil {
 		return nil, err
+	}
+	r.Speed = append(r.Speed, rows...)
+	say("speed: the resident engine, through the mcpfs binary")
+	if rows, err = e.residentSpeed(ctx, it.residentRuns, it.residentCold); err != nil {
+		return nil, fmt.Errorf("resident engine: %w", err)
 	}
 	r.Speed = append(r.Speed, rows...)
 	say("speed: memory at 10,000 tools")

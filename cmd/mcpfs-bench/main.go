@@ -53,6 +53,9 @@ func main() {
 	if code, ran := readerMain(); ran {
 		os.Exit(code)
 	}
+	if code, ran := synthServerMain(os.Args[1:]); ran {
+		os.Exit(code)
+	}
 	os.Exit(mainArgs(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpfs/mcpfs/cache"
-	"github.com/mcpfs/mcpfs/discovery"
 )
 
 // cacheDir is where the cache lives: <--data-dir>/cache, or
@@ -34,27 +33,27 @@ func (g *globals) cacheDir() (dir string, ok bool, err error) {
 
 // openCache opens the cache for the engine. Any problem (another mcpfs
 // process holds it, no home directory) is logged and the engine runs
-// without a cache: a nil discovery.Cache.
-func (g *globals) openCache() discovery.Cache {
+// without a cache: a nil store, and why.
+func (g *globals) openCache() (*cache.Store, string) {
 	dir, ok, err := g.cacheDir()
 	switch {
 	case err != nil:
 		g.log.Warn("running without the cache", "err", err)
-		return nil
+		return nil, err.Error()
 	case !ok:
 		g.log.Info("running without the cache: the home directory does not exist (give --data-dir to keep one)", "dir", dir)
-		return nil
+		return nil, "the home directory does not exist (give --data-dir to keep one)"
 	}
 	s, err := cache.Open(dir, cache.Options{Logger: g.log})
 	if errors.Is(err, cache.ErrLocked) {
 		g.log.Warn("running without the cache: another mcpfs process is using it; the tree is built from live listings only", "err", err)
-		return nil
+		return nil, "another mcpfs process is using it"
 	}
 	if err != nil {
 		g.log.Warn("running without the cache", "err", err)
-		return nil
+		return nil, err.Error()
 	}
-	return s
+	return s, ""
 }
 
 func newCacheCmd(g *globals) *cobra.Command {
@@ -108,15 +107,22 @@ results of read-only tools. Secret values from the config are never stored.`,
 	return cmd
 }
 
-// withCache opens the cache, runs f and closes it.
+// withCache runs f on the cache: the resident engine's, or one opened
+// for f alone.
 func withCache(g *globals, f func(*cache.Store) error) error {
+	if g.eng != nil {
+		if g.eng.cache == nil {
+			return fmt.Errorf("the engine runs without the cache: %s", g.eng.cacheWhy)
+		}
+		return f(g.eng.cache)
+	}
 	dir, _, err := g.cacheDir()
 	if err != nil {
 		return err
 	}
 	s, err := cache.Open(dir, cache.Options{Logger: g.log})
 	if errors.Is(err, cache.ErrLocked) {
-		return fmt.Errorf("%w; stop the mcpfs that is running (mount or serve) and try again", err)
+		return fmt.Errorf("%w; stop the mcpfs that is running (mcpfs engine stop, or the mount or serve run with --no-engine) and try again", err)
 	}
 	if err != nil {
 		return err

@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpfs/mcpfs/cache"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/naming"
 	"github.com/mcpfs/mcpfs/exec"
@@ -36,6 +38,12 @@ type engine struct {
 	log            *slog.Logger
 	flags          runFlags // what the command line set over the config
 	warmRunner     bool
+	oneShot        bool
+
+	// cache is the store the supervisor uses; nil when running without
+	// one (cacheWhy says why).
+	cache    *cache.Store
+	cacheWhy string
 
 	tree atomic.Pointer[mcpfs.Tree]
 
@@ -82,7 +90,21 @@ type engineOptions struct {
 	// Flags are command-line flags the user gave; they override the
 	// config's settings.
 	Flags runFlags
+	// OneShot: the engine serves one command and ends; its runner keeps
+	// no worker waiting for a second run.
+	OneShot bool
+	// Cache, when set, is a cache the engine shares (and does not
+	// close); otherwise it opens the data dir's own. CacheWhy says why
+	// a shared one is missing.
+	Cache    *cache.Store
+	CacheWhy string
+	// Shared: the cache is given, or there is none (CacheWhy).
+	Shared bool
 }
+
+// sharedCache is a cache the supervisor uses but does not close: it has
+// no Close method.
+type sharedCache struct{ discovery.Cache }
 
 // runnerRef is a runner and the runs using it.
 type runnerRef struct {
@@ -108,6 +130,7 @@ func (g *globals) loadConfig() (*discovery.Config, error) {
 	if _, err := settingsFor(cfg, runFlags{}); err != nil {
 		return nil, err
 	}
+	cfg = dropSelf(cfg, g.log)
 	if cfg.Path == "" {
 		g.log.Info("no config file found; using the built-in default", "servers", len(cfg.Servers))
 	} else {
@@ -137,6 +160,7 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 		log:            g.log,
 		flags:          flags,
 		warmRunner:     opts.WarmRunner,
+		oneShot:        opts.OneShot,
 		watchers:       map[chan *mcpfs.Tree]struct{}{},
 		followed:       make(chan struct{}),
 	}
@@ -152,7 +176,20 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 		}
 	}
 	e.settings = rs
-	e.sup = g.startServers(ctx, cfg)
+	var dc discovery.Cache
+	switch {
+	case opts.Cache != nil:
+		e.cache, dc = opts.Cache, sharedCache{opts.Cache}
+	case opts.Shared:
+		e.cacheWhy = opts.CacheWhy
+	default:
+		if c, why := g.openCache(); c != nil {
+			e.cache, dc = c, c
+		} else {
+			e.cacheWhy = why
+		}
+	}
+	e.sup = g.startServers(ctx, cfg, dc)
 	if st, err := g.openSkills(); err != nil {
 		g.log.Warn("skills are not available", "error", err)
 	} else {
@@ -251,6 +288,10 @@ func (e *engine) watchConfig(ctx context.Context, g *globals) {
 		defer close(done)
 		discovery.WatchConfig(wctx, e.cfg, 0, nil,
 			func(cfg *discovery.Config) {
+				cfg = dropSelf(cfg, g.log)
+				if cur := e.Config(); reflect.DeepEqual(cfg.Servers, cur.Servers) && cfg.Settings.Equal(cur.Settings) {
+					return // only entries mcpfs skips changed
+				}
 				rs, err := settingsFor(cfg, e.flags)
 				if err != nil {
 					g.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
@@ -397,6 +438,9 @@ func (e *engine) runnerOptions() exec.Options {
 	o := e.settings.Options
 	o.Logger = e.log
 	o.OutputDir = e.outputDir
+	if e.oneShot {
+		o.PoolSize = -1
+	}
 	return o
 }
 
@@ -442,15 +486,32 @@ func (e *engine) applySettings(rs *runSettings) {
 // sandboxed worker, its tool calls going to the supervisor. A snippet that
 // does not pass the check returns its check.ErrorList and a nil Result.
 // When the snippet imports a server that is still connecting and has no
-// tools yet, Run first waits for it (at most the connect timeout).
+// tools yet, Run first waits for it (at most the connect timeout); one
+// that failed with no tools known is an *unavailableError.
 func (e *engine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
-	return e.runWithProgress(ctx, filename, src, timeout, nil)
+	return e.runWith(ctx, filename, src, runOptions{Timeout: timeout})
+}
+
+// runOptions are what one run asks beyond the engine's settings.
+type runOptions struct {
+	Timeout  time.Duration   // zero: the settings' default
+	Strict   bool            // refuse unless every sandbox layer is in force
+	Progress func(exec.Call) // called after each tool call ends; may be nil
 }
 
 // runWithProgress is Run, calling progress (when not nil) after each tool
 // call of the snippet ends.
 func (e *engine) runWithProgress(ctx context.Context, filename string, src []byte, timeout time.Duration, progress func(exec.Call)) (*exec.Result, error) {
-	e.waitForImports(ctx, filename, src)
+	return e.runWith(ctx, filename, src, runOptions{Timeout: timeout, Progress: progress})
+}
+
+// runWith is Run with per-run options.
+func (e *engine) runWith(ctx context.Context, filename string, src []byte, ro runOptions) (*exec.Result, error) {
+	imports := snippetServers(filename, src)
+	e.waitFor(ctx, func(name string) bool { return imports[naming.Package(name)] })
+	if err := unavailable(e.sup.Catalog(), imports); err != nil {
+		return nil, err
+	}
 	if e.skills != nil {
 		// Skills saved by another process since the last look.
 		if _, err := e.skills.Refresh(); err != nil {
@@ -476,19 +537,20 @@ func (e *engine) runWithProgress(ctx context.Context, filename string, src []byt
 		Tree:     tree,
 		Packages: prog.TreePackages,
 		Files:    prog.Files,
-		Timeout:  timeout,
+		Timeout:  ro.Timeout,
+		Strict:   ro.Strict,
 		Call:     e.sup.CallTool,
-		Progress: progress,
+		Progress: ro.Progress,
 	})
 }
 
-// waitForImports waits until no server the snippet imports is connecting
-// without tools, bounded by the connect timeout. A snippet that does not
-// parse is left to the check to report.
-func (e *engine) waitForImports(ctx context.Context, filename string, src []byte) {
+// snippetServers returns the package names of the servers a snippet
+// imports. A snippet that does not parse imports none here: the check
+// reports it.
+func snippetServers(filename string, src []byte) map[string]bool {
 	f, err := parser.ParseFile(token.NewFileSet(), filename, src, parser.ImportsOnly)
 	if err != nil {
-		return
+		return nil
 	}
 	want := map[string]bool{}
 	for _, imp := range f.Imports {
@@ -500,10 +562,52 @@ func (e *engine) waitForImports(ctx context.Context, filename string, src []byte
 			want[name] = true
 		}
 	}
-	if len(want) == 0 {
-		return
+	return want
+}
+
+// unavailableError is the error of a run that imports servers that are
+// down with no tools known: one line per server, instead of an undefined
+// name for every use.
+type unavailableError struct{ lines []string }
+
+func (e *unavailableError) Error() string {
+	return strings.Join(e.lines, "\n") + "\n(the snippet imports them; mcpfs ls servers shows every server's state)"
+}
+
+// unavailable returns an *unavailableError naming each server of imports
+// (package names) that cat has down without any tools, or nil.
+func unavailable(cat *discovery.Catalog, imports map[string]bool) error {
+	var lines []string
+	for _, s := range cat.Servers {
+		if !imports[naming.Package(s.Name)] || len(s.Tools) > 0 {
+			continue
+		}
+		switch s.State {
+		case discovery.StateFailed:
+			lines = append(lines, fmt.Sprintf("%s/%s: failed: %s", mcpfs.ServersDir, naming.Package(s.Name), s.Err))
+		case discovery.StateDisabled:
+			lines = append(lines, fmt.Sprintf("%s/%s: disabled in the config", mcpfs.ServersDir, naming.Package(s.Name)))
+		case discovery.StateConnecting:
+			lines = append(lines, fmt.Sprintf("%s/%s: still connecting after the connect timeout", mcpfs.ServersDir, naming.Package(s.Name)))
+		}
 	}
-	e.waitFor(ctx, func(name string) bool { return want[naming.Package(name)] })
+	if len(lines) == 0 {
+		return nil
+	}
+	return &unavailableError{lines}
+}
+
+// settle waits until every server is ready or has failed (each bounded
+// by the connect timeout) and makes the newest catalog's tree current:
+// what a command that runs in process does before reading the tree.
+func (e *engine) settle(ctx context.Context) error {
+	sctx, cancel := context.WithTimeout(ctx, e.connectTimeout+5*time.Second)
+	defer cancel()
+	if err := e.sup.Settle(sctx); err != nil && ctx.Err() != nil {
+		return fmt.Errorf("interrupted while connecting to servers: %w", ctx.Err())
+	}
+	e.publish(e.sup.Catalog())
+	return nil
 }
 
 // WaitReady waits until no server is connecting without tools, at most

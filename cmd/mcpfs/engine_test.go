@@ -40,7 +40,7 @@ func watchedConfig(t *testing.T, data string) (write func(string), g *globals, l
 // a server added appears, a server removed disappears, and an edit that
 // breaks the file is reported while the last good config stays in use.
 func TestEngineFollowsConfigEdits(t *testing.T) {
-	write, g, logs := watchedConfig(t, `{"mcpServers": {"one": {"command": "mcpfs", "type": "stdio"}}}`)
+	write, g, logs := watchedConfig(t, `{"mcpServers": {"one": {"command": "nosuch-mcpfs-test-server", "type": "stdio"}}}`)
 	// "one" runs a command that is not there: it fails, which is fine here.
 	cfg, err := g.loadConfig()
 	if err != nil {
@@ -76,7 +76,7 @@ func TestEngineFollowsConfigEdits(t *testing.T) {
 		return false
 	}
 
-	write(`{"mcpServers": {"one": {"command": "mcpfs", "type": "stdio"}, "two": {"command": "nosuch-server"}}}`)
+	write(`{"mcpServers": {"one": {"command": "nosuch-mcpfs-test-server", "type": "stdio"}, "two": {"command": "nosuch-server"}}}`)
 	waitTree("server two to be added", func(n []string) bool { return has(n, "one") && has(n, "two") })
 
 	write(`{"mcpServers": {"two": {"command": "nosuch-server", "args": "broken"}}}`)

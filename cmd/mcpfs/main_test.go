@@ -33,6 +33,9 @@ func (n noMountsLeft) Run() int {
 		return 1
 	}
 	os.Setenv("TMPDIR", base)
+	// Tests run mcpfs in process; the resident engine's own tests run the
+	// real binary without this.
+	os.Setenv(noEngineEnv, "1")
 	code := n.m.Run()
 	info, _ := os.ReadFile("/proc/self/mountinfo")
 	var left []string
@@ -84,6 +87,7 @@ func TestScripts(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("GOTOOLCHAIN", "local")
+			env.Setenv(noEngineEnv, "1") // in process; resident_test.go runs the engine
 			env.Setenv("GOFLAGS", "-mod=mod")
 			return nil
 		},

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/exec"
-	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 	"github.com/mcpfs/mcpfs/fs/fuse"
 )
@@ -37,9 +35,9 @@ As root the mount needs nothing else; other users need fusermount3
 (Debian/Ubuntu: apt-get install fuse3). A dead mount left at DIR by a
 killed mcpfs is removed first.
 
-While it runs, mcpfs run with the same data dir and config runs its
-snippets here, on these server connections (through <data dir>/engine.sock,
-mode 0600).`,
+The mount is served by the resident engine (see mcpfs engine --help) for
+as long as this command runs: mcpfs run and every other command use the
+same server connections.`,
 		Example: "  mkdir -p /tmp/mcp && mcpfs mount /tmp/mcp\n  ls /tmp/mcp/servers && grep -ril invoice /tmp/mcp/servers",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,19 +47,18 @@ mode 0600).`,
 }
 
 func runMount(ctx context.Context, g *globals, dir string) error {
-	cfg, err := g.loadConfig()
-	if err != nil {
-		return err
-	}
+	dir = g.abs(dir)
 	// Fail on a bad mount point before starting any server.
 	if err := fuse.Check(dir, fuse.Options{Logger: g.log}); err != nil {
 		return err
 	}
-	// Servers start now and connect in the background; the mount does
-	// not wait for them.
-	e := startEngine(ctx, g, cfg, engineOptions{})
-	defer e.Close()
-	defer g.serveEngineSocket(ctx, e)() // `mcpfs run` uses this engine
+	// Servers connect in the background; the mount does not wait for
+	// them.
+	e, release, err := g.useEngine(ctx, engineOptions{})
+	if err != nil {
+		return err
+	}
+	defer release()
 	m, err := mountEngine(g, e, dir)
 	if err != nil {
 		return err
@@ -123,16 +120,7 @@ func jobRunner(g *globals, e *engine) fuse.Runner {
 		var out bytes.Buffer
 		p := *g // mcpfs run's own printing, into out
 		p.stdout, p.stderr, p.log = &out, &out, slog.New(slog.DiscardHandler)
-		var list check.ErrorList
-		if errors.As(err, &list) {
-			lines := make([]string, len(list))
-			for i, pe := range list {
-				lines[i] = pe.Error()
-			}
-			err = p.checkFailed(job.Name, lines)
-		} else if res != nil {
-			p.report(res)
-		}
+		err = p.finishRun(job.Name, res, err)
 		if err != nil {
 			fmt.Fprintf(&out, "mcpfs: %v\n", err)
 		}

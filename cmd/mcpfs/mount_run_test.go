@@ -26,12 +26,12 @@ func TestMountRun(t *testing.T) {
 		wantStatus []string
 	}{
 		{
-			job: "count", src: socketSnippet,
+			job: "count", src: docstoreSnippet,
 			wantOut:    []string{"5 documents\nexit status 0\n"},
 			wantStatus: []string{"done in ", "1 tool call, exit status 0"},
 		},
 		{
-			job: "typo", src: strings.Replace(socketSnippet, "ListDocuments(", "ListDocument(", 1),
+			job: "typo", src: strings.Replace(docstoreSnippet, "ListDocuments(", "ListDocument(", 1),
 			wantOut: []string{
 				"typo.go:10:24: ", "ListDocument",
 				"mcpfs: typo.go did not pass the check (1 problem): fix it and run again\n",
@@ -79,3 +79,22 @@ func TestMountRun(t *testing.T) {
 
 	m.stop()
 }
+
+// docstoreSnippet counts docstore's documents with one tool call.
+const docstoreSnippet = `package main
+
+import (
+	"fmt"
+
+	"mcpfs/servers/docstore"
+)
+
+func main() {
+	list, err := docstore.ListDocuments(docstore.ListDocumentsArgs{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(list.Documents), "documents")
+}
+`

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/builtin"
+	"github.com/mcpfs/mcpfs/discovery/naming"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 
@@ -41,26 +44,54 @@ type globals struct {
 	verbose        int
 	connectTimeout time.Duration
 
+	noEngine   bool          // --no-engine: run in process
+	engineIdle time.Duration // --engine-idle: a started engine's idle time
+
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	log            *slog.Logger
+
+	// args are the command line, as given.
+	args []string
+	// cwd is where relative paths start: the client's working directory
+	// when the engine runs a command for it.
+	cwd string
+	// env is the client's environment when the engine runs a command for
+	// it; nil means this process's own.
+	env []string
+	// ttyStderr, when set, says whether the client's stderr is a
+	// terminal.
+	ttyStderr *bool
+	// eng is the resident engine, set in the engine process: commands
+	// use it instead of starting servers.
+	eng *engine
 }
 
 // Main runs mcpfs with the given arguments and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
-	root := newRoot(g)
-	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	wd, _ := os.Getwd()
+	return execute(ctx, &globals{stdin: stdin, stdout: stdout, stderr: stderr, cwd: wd}, args)
+}
+
+// execute runs the command line args with g and returns the exit code.
+func execute(ctx context.Context, g *globals, args []string) int {
+	g.args = args
+	root := newRoot(g)
+	root.SetArgs(args)
+	root.SetIn(g.stdin)
+	root.SetOut(g.stdout)
+	root.SetErr(g.stderr)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
+	var fwd errForwarded
+	if errors.As(err, &fwd) {
+		return fwd.code
+	}
+	stderr := g.stderr
 	fmt.Fprintf(stderr, "mcpfs: %v\n", err)
 	var ue usageError
 	if errors.As(err, &ue) || errors.Is(err, discovery.ErrConfig) {
@@ -85,6 +116,20 @@ config. With none, a built-in demo server (docstore) is used.`,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			g.log = newLogger(g.stderr, g.verbose)
+			if g.eng == nil && usesEngine(cmd) {
+				if err := g.nestedError(); err != nil {
+					return err
+				}
+			}
+			if g.eng == nil && usesEngine(cmd) && !g.engineDisabled() {
+				handled, code, err := g.forward(cmd.Context(), g.args)
+				if err != nil {
+					return err
+				}
+				if handled {
+					return errForwarded{code}
+				}
+			}
 			return nil
 		},
 	}
@@ -96,12 +141,76 @@ config. With none, a built-in demo server (docstore) is used.`,
 	pf.StringVar(&g.dataDir, "data-dir", "", "`dir` for mcpfs's cache and skills (default: the user cache dir, and the user data dir for skills)")
 	pf.CountVarP(&g.verbose, "verbose", "v", "say more on stderr: which config is used, server states (-vv: debug)")
 	pf.DurationVar(&g.connectTimeout, "connect-timeout", 20*time.Second, "how long one server may take to start and list its tools")
+	pf.BoolVar(&g.noEngine, "no-engine", false, "run in this process, starting the servers, instead of on the resident engine (also $"+noEngineEnv+"=1)")
+	pf.DurationVar(&g.engineIdle, "engine-idle", 0, "how long an engine started now stays up unused (default: the config's mcpfs.engine.idle, or 10m)")
 
 	root.AddCommand(newLsCmd(g), newCatCmd(g), newExportCmd(g), newMountCmd(g), newBuiltinCmd(g), newRunCmd(g), newCacheCmd(g), newVersionCmd(g))
 	root.AddCommand(newSkillsCmd(g))
 	root.AddCommand(newServeCmd(g))
 	root.AddCommand(newDoctorCmd(g))
+	root.AddCommand(newEngineCmd(g))
 	return root
+}
+
+// engineCommands are the commands that run on the resident engine (with
+// their sub-commands).
+var engineCommands = map[string]bool{
+	"ls": true, "cat": true, "export": true, "run": true, "mount": true,
+	"serve": true, "skills": true, "cache": true, "search": true,
+}
+
+// usesEngine reports whether cmd runs on the resident engine.
+func usesEngine(cmd *cobra.Command) bool {
+	for c := cmd; c != nil && c.HasParent(); c = c.Parent() {
+		if !c.Parent().HasParent() {
+			return engineCommands[c.Name()]
+		}
+	}
+	return false
+}
+
+// getenv is os.Getenv over the environment commands run with.
+func (g *globals) getenv(k string) string {
+	v, _ := g.lookupEnv(k)
+	return v
+}
+
+// lookupEnv is os.LookupEnv over the environment commands run with.
+func (g *globals) lookupEnv(k string) (string, bool) {
+	if g.env == nil {
+		return os.LookupEnv(k)
+	}
+	for i := len(g.env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(g.env[i], k+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// environ is os.Environ over the environment commands run with.
+func (g *globals) environ() []string {
+	if g.env == nil {
+		return os.Environ()
+	}
+	return g.env
+}
+
+// abs makes a relative path relative to the command's working directory.
+func (g *globals) abs(p string) string {
+	if p == "" || filepath.IsAbs(p) || g.cwd == "" {
+		return p
+	}
+	return filepath.Join(g.cwd, p)
+}
+
+// stderrTTY reports whether the command's stderr is a terminal.
+func (g *globals) stderrTTY() bool {
+	if g.ttyStderr != nil {
+		return *g.ttyStderr
+	}
+	f, ok := g.stderr.(*os.File)
+	return ok && isTerminal(f)
 }
 
 func newLogger(w io.Writer, verbose int) *slog.Logger {
@@ -137,56 +246,76 @@ func builtins() map[string]func() *server.MCPServer {
 	return m
 }
 
-// session is a loaded config with its servers connected.
-type session struct {
-	cfg *discovery.Config
-	sup *discovery.Supervisor
-
-	skillsDir string // where saved skills are; "" for none
-	log       *slog.Logger
-}
-
-// connect loads the config, starts every server and waits until each one is
-// ready or has failed (each bounded by --connect-timeout).
-func (g *globals) connect(ctx context.Context) (*session, error) {
-	cfg, err := g.loadConfig()
-	if err != nil {
-		return nil, err
-	}
-	sup := g.startServers(ctx, cfg)
-	settleCtx, cancel := context.WithTimeout(ctx, g.connectTimeout+5*time.Second)
-	defer cancel()
-	if err := sup.Settle(settleCtx); err != nil && ctx.Err() != nil {
-		sup.Close()
-		return nil, fmt.Errorf("interrupted while connecting to servers: %w", ctx.Err())
-	}
-	for _, s := range sup.Catalog().Servers {
-		switch s.State {
-		case discovery.StateReady:
-			g.log.Info("server ready", "server", s.Name, "tools", len(s.Tools), "protocol", s.ProtocolVersion)
-		case discovery.StateFailed:
-			g.log.Warn("server failed", "server", s.Name, "error", s.Err)
-		default:
-			g.log.Info("server "+string(s.State), "server", s.Name)
-		}
-	}
-	skillsDir, _, _ := g.skillsDir()
-	return &session{cfg: cfg, sup: sup, skillsDir: skillsDir, log: g.log}, nil
-}
-
 // startServers starts every server of cfg in the background, with the
-// built-in servers and the cache; Close on the result stops them.
-func (g *globals) startServers(ctx context.Context, cfg *discovery.Config) *discovery.Supervisor {
+// built-in servers and cache c (which the supervisor closes; nil for
+// none).
+func (g *globals) startServers(ctx context.Context, cfg *discovery.Config, c discovery.Cache) *discovery.Supervisor {
 	return discovery.Start(ctx, cfg, discovery.Options{
 		Logger:         g.log,
 		ConnectTimeout: g.connectTimeout,
 		Builtins:       builtins(),
-		Cache:          g.openCache(), // closed by sup.Close
+		Cache:          c,
+		// An mcpfs started as one of the servers starts none of its own.
+		ServerEnv: map[string]string{servedByEnv: configName(cfg.Path)},
 	})
 }
 
-func (s *session) tree() *mcpfs.Tree {
-	return mcpfs.New(s.sup.Catalog(), mcpfs.Options{Skills: savedSkills(s.skillsDir, s.log)})
+// useEngine returns the engine a command runs on: the resident one in
+// the engine process, or else one started for this command alone, which
+// release closes.
+func (g *globals) useEngine(ctx context.Context, opts engineOptions) (e *engine, release func(), err error) {
+	if g.eng != nil {
+		return g.eng, func() {}, nil
+	}
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	e = startEngine(ctx, g, cfg, opts)
+	return e, e.Close, nil
 }
 
-func (s *session) Close() { s.sup.Close() }
+// treeFor returns the tree a command reads paths of. In process, it
+// waits until every server is ready or failed; on the resident engine it
+// answers at once from what is known (cached listings included), waiting
+// (at most the connect timeout) only for servers that the paths name,
+// that are still connecting and that have no tools yet: `ls servers`
+// names every server.
+func (g *globals) treeFor(ctx context.Context, e *engine, paths ...string) (*mcpfs.Tree, error) {
+	if g.eng == nil {
+		if err := e.settle(ctx); err != nil {
+			return nil, err
+		}
+		return e.Tree(), nil
+	}
+	all := false
+	want := map[string]bool{}
+	for _, p := range paths {
+		if p == mcpfs.ServersDir {
+			all = true
+		}
+		if rest, ok := strings.CutPrefix(p, mcpfs.ServersDir+"/"); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			want[name] = true
+		}
+	}
+	if all || len(want) > 0 {
+		e.waitFor(ctx, func(s string) bool { return all || want[naming.Package(s)] })
+		e.publish(e.sup.Catalog())
+	}
+	return e.Tree(), nil
+}
+
+// treeAll returns the tree once no server is still connecting without
+// tools (each bounded by the connect timeout): for commands that read
+// all of it.
+func (g *globals) treeAll(ctx context.Context, e *engine) (*mcpfs.Tree, error) {
+	if g.eng == nil {
+		if err := e.settle(ctx); err != nil {
+			return nil, err
+		}
+		return e.Tree(), nil
+	}
+	e.WaitReady(ctx)
+	return e.Tree(), nil
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
-	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/exec/worker"
@@ -34,12 +33,11 @@ const maxSnippet = 4 << 20
 
 func newRunCmd(g *globals) *cobra.Command {
 	var (
-		timeout  time.Duration
-		mode     string
-		noEngine bool
+		timeout time.Duration
+		mode    string
 	)
 	cmd := &cobra.Command{
-		Use:   "run [--timeout DURATION] [--sandbox auto|strict] [--no-engine] FILE|-",
+		Use:   "run [--timeout DURATION] [--sandbox auto|strict] FILE|-",
 		Short: "Run a Go snippet that calls the tools",
 		Long: `Run a Go snippet (a package main file; - reads it from stdin) that imports
 mcpfs/servers/<server> packages and calls their tools. The snippet is
@@ -56,9 +54,9 @@ snippet may import, its limits (timeout, maxTimeout, memory, output) and the
 sandbox mode; --timeout and --sandbox override them, and --timeout may not
 exceed limits.maxTimeout. mcpfs doctor shows the settings in force.
 
-When an mcpfs mount or mcpfs serve of the same data dir and config file is
-running, the snippet runs there, on its connected servers (-v says so);
-otherwise run starts the servers itself. --no-engine always starts them.`,
+The snippet runs on the resident engine (started by the first command
+that needs it), which keeps the servers connected: a run waits only for
+the servers it imports. --no-engine runs it in this process instead.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var flags runFlags
@@ -76,31 +74,19 @@ otherwise run starts the servers itself. --no-engine always starts them.`,
 				}
 				flags.Timeout = timeout
 			}
-			filename, src, err := readSnippet(args[0], g.stdin)
+			arg := args[0]
+			if arg != "-" {
+				arg = g.abs(arg)
+			}
+			filename, src, err := readSnippet(arg, g.stdin)
 			if err != nil {
 				return err
-			}
-			// The settings decide whether a running engine may run the
-			// snippet; a config that does not load is reported by g.run.
-			strict := flags.Sandbox == "strict"
-			if cfg, err := discovery.Load(g.config, discovery.LoadOptions{}); err == nil {
-				rs, err := settingsFor(cfg, flags)
-				if err != nil {
-					return err
-				}
-				strict = rs.Options.Strict
-			}
-			if !noEngine {
-				if used, err := g.runEngine(cmd.Context(), filename, src, flags.Timeout, strict); used {
-					return err
-				}
 			}
 			return g.run(cmd.Context(), filename, src, flags)
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop the snippet after this `duration` (default: the config's mcpfs.limits.timeout, or 30s)")
 	cmd.Flags().StringVar(&mode, "sandbox", "auto", "auto: run with the sandbox layers available; strict: refuse unless all are")
-	cmd.Flags().BoolVar(&noEngine, "no-engine", false, "start the servers even when a running mcpfs mount or serve could run the snippet")
 	return cmd
 }
 
@@ -130,74 +116,59 @@ func readSnippet(arg string, stdin io.Reader) (string, []byte, error) {
 	return name, src, nil
 }
 
-// runEngine runs the snippet on a running mcpfs mount or serve of the
-// same data dir and config, when there is one; used is false, and nothing
-// ran, when there is none.
-func (g *globals) runEngine(ctx context.Context, filename string, src []byte, timeout time.Duration, strict bool) (used bool, err error) {
-	stop := func() {}
-	run, used, err := g.runOnEngine(ctx, filename, src, timeout, strict, func() { stop = g.progress(nil) })
-	stop()
-	if !used || err != nil {
-		return used, err
-	}
-	if len(run.resp.Check) > 0 {
-		return true, g.checkFailed(filename, run.resp.Check)
-	}
-	if run.res != nil {
-		g.report(run.res)
-	}
-	return true, run.err()
-}
-
+// run type-checks and runs a snippet on the engine and reports it.
 func (g *globals) run(ctx context.Context, filename string, src []byte, flags runFlags) error {
-	s, err := g.connect(ctx)
+	e, release, err := g.useEngine(ctx, engineOptions{OneShot: true, Flags: flags})
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	rs, err := settingsFor(s.cfg, flags)
+	defer release()
+	rs, err := settingsFor(e.Config(), flags)
 	if err != nil {
 		return err
 	}
-	tree := s.tree()
-
-	prog, err := check.Check(filename, src, tree, rs.Check())
-	if err != nil {
-		var list check.ErrorList
-		if errors.As(err, &list) {
-			lines := make([]string, len(list))
-			for i, e := range list {
-				lines[i] = e.Error()
-			}
-			return g.checkFailed(filename, lines)
-		}
-		return fmt.Errorf("check %s: %w", filename, err)
-	}
-
-	opts := rs.Options
-	opts.Logger = g.log
-	opts.PoolSize = -1 // one run: no worker waits for a second
-	opts.OutputDir = outputDir(g.dataDir)
-	runner := exec.NewRunner(opts)
-	defer runner.Close()
-
 	var calls atomic.Int64
 	stop := g.progress(&calls)
-	res, runErr := runner.Run(ctx, exec.Request{
-		Filename: filename,
-		Source:   prog.Source,
-		Tree:     tree,
-		Packages: prog.TreePackages,
-		Files:    prog.Files,
-		Call:     s.sup.CallTool,
+	res, runErr := e.runWith(ctx, filename, src, runOptions{
+		Timeout:  flags.Timeout,
+		Strict:   rs.Options.Strict,
 		Progress: func(exec.Call) { calls.Add(1) },
 	})
 	stop()
+	return g.finishRun(filename, res, runErr)
+}
+
+// finishRun prints what a run produced, as mcpfs run shows it, and
+// returns the run's error: check problems one positioned line each, the
+// servers a snippet imports that are down, or the snippet's output.
+func (g *globals) finishRun(filename string, res *exec.Result, runErr error) error {
+	var list check.ErrorList
+	if errors.As(runErr, &list) {
+		lines := make([]string, len(list))
+		for i, e := range list {
+			lines[i] = e.Error()
+		}
+		return g.checkFailed(filename, lines)
+	}
+	var ue *unavailableError
+	if errors.As(runErr, &ue) {
+		for _, l := range ue.lines {
+			fmt.Fprintln(g.stderr, l)
+		}
+		return fmt.Errorf("%s imports %s that %s not available: fix the server or the config (mcpfs ls servers)", filename, plural(len(ue.lines), "server"), isAre(len(ue.lines)))
+	}
 	if res == nil {
 		return runErr
 	}
 	g.report(res)
 	return runErr
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // checkFailed prints the problems of a snippet that did not pass the
@@ -224,24 +195,15 @@ func (g *globals) report(res *exec.Result) {
 	g.stderr.Write(res.Stderr)
 }
 
-// outputDir is where cut output is saved in full: <data dir>/output, or a
-// temp dir when no data dir is set.
-func outputDir(dataDir string) string {
-	if dataDir != "" {
-		return filepath.Join(dataDir, "output")
-	}
-	return ""
-}
-
 // progress shows, on a terminal, how long a run has taken and how many
 // tool calls it made (when calls is not nil), once it has run for a
 // second. It returns the func that stops it and clears the line. Piped
 // stderr gets nothing.
 func (g *globals) progress(calls *atomic.Int64) (stop func()) {
-	f, ok := g.stderr.(*os.File)
-	if !ok || !isTerminal(f) {
+	if !g.stderrTTY() {
 		return func() {}
 	}
+	f := g.stderr
 	start := time.Now()
 	done := make(chan struct{})
 	var wg sync.WaitGroup

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/mcpserver"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 	"github.com/mcpfs/mcpfs/fs/fuse"
@@ -65,8 +66,9 @@ that is not loopback (or allowed with --allow-host / --allow-origin) are
 refused with 403, bodies over 4 MiB with 413.
 
 --mount DIR also mounts the tree at DIR from the same process: one set of
-server connections for both. While it runs, mcpfs run with the same data
-dir and config runs its snippets on these connections too.`,
+server connections for both. Like every command, serve runs on the
+resident engine (see mcpfs engine --help): clients that each start mcpfs
+serve share one set of server processes and the cache.`,
 		Example: `  mcpfs serve                                  # stdio, for an agent's MCP config
   mcpfs serve --http 8765                      # http://127.0.0.1:8765/mcp
   mcpfs serve --http 8765 --mount /tmp/mcp     # and the tree as files`,
@@ -114,14 +116,8 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 			return err
 		}
 	}
-	cfg, err := g.loadConfig()
-	if err != nil {
-		return err
-	}
-	if _, err := settingsFor(cfg, o.flags); err != nil {
-		return err // --timeout beyond the config's maxTimeout
-	}
 	if o.mount != "" {
+		o.mount = g.abs(o.mount)
 		if err := fuse.Check(o.mount, fuse.Options{Logger: g.log}); err != nil {
 			return err
 		}
@@ -131,6 +127,7 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 	var (
 		ln          net.Listener
 		token, from string
+		err         error
 	)
 	if addr != "" {
 		if token, from, err = g.httpToken(o.token); err != nil {
@@ -148,9 +145,14 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 		}
 	}
 
-	e := startEngine(ctx, g, cfg, engineOptions{WarmRunner: true, Timeout: o.timeout, Strict: strict, Flags: o.flags})
-	defer e.Close()
-	defer g.serveEngineSocket(ctx, e)() // `mcpfs run` uses this engine
+	e, release, err := g.useEngine(ctx, engineOptions{WarmRunner: true, Timeout: o.timeout, Strict: strict, Flags: o.flags})
+	if err != nil {
+		return err
+	}
+	defer release()
+	if _, err := settingsFor(e.Config(), o.flags); err != nil {
+		return err // --timeout beyond the config's maxTimeout
+	}
 	if o.mount != "" {
 		m, err := mountEngine(g, e, o.mount)
 		if err != nil {
@@ -169,7 +171,7 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 		defer e.follow(t, func(t *mcpfs.Tree) { states.report(t.Catalog()) })()
 	}
 
-	srv := mcpserver.New(serveEngine{e}, mcpserver.Options{
+	srv := mcpserver.New(serveEngine{e, o.flags.Timeout, strict}, mcpserver.Options{
 		Logger:     g.log,
 		Version:    versionString(),
 		OutputDir:  e.outputDir,
@@ -192,10 +194,22 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 	}, from)
 }
 
-// serveEngine is the engine as the MCP server face sees it.
-type serveEngine struct{ *engine }
+// serveEngine is the engine as the MCP server face sees it, with the
+// run options of this serve.
+type serveEngine struct {
+	*engine
+	timeout time.Duration // --timeout when given: a run's time when exec gives none
+	strict  bool          // --sandbox=strict
+}
 
 func (s serveEngine) Tree() iofs.FS { return s.engine.Tree() }
+
+func (s serveEngine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
+	if timeout == 0 {
+		timeout = s.timeout
+	}
+	return s.engine.runWith(ctx, filename, src, runOptions{Timeout: timeout, Strict: s.strict})
+}
 
 // serveHTTP serves srv on ln until ctx ends.
 func serveHTTP(ctx context.Context, g *globals, srv *mcpserver.Server, ln net.Listener, opts mcpserver.HTTPOptions, tokenFrom string) error {
@@ -297,8 +311,8 @@ func (g *globals) httpToken(flag string) (token, from string, err error) {
 			return "", "", usagef("--token is too short: use at least %d characters (or leave it out for a generated one)", minToken)
 		}
 		return flag, "from --token", nil
-	case os.Getenv(tokenEnv) != "":
-		t := os.Getenv(tokenEnv)
+	case g.getenv(tokenEnv) != "":
+		t := g.getenv(tokenEnv)
 		if len(t) < minToken {
 			return "", "", usagef("$%s is too short: use at least %d characters (or unset it for a generated one)", tokenEnv, minToken)
 		}

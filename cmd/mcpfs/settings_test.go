@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -172,33 +171,6 @@ func TestEngineAppliesSettings(t *testing.T) {
 	waitFor(t, "the refusal in the log", func() bool { return strings.Contains(logs.String(), "can never be allowed") })
 	if e.Settings().Options.Timeout != 45*time.Second {
 		t.Errorf("after a refused edit: timeout %v, want the last good 45s", e.Settings().Options.Timeout)
-	}
-}
-
-// TestSocketComparesSettings checks that `mcpfs run` uses a running
-// engine only when its "mcpfs" settings are the caller's.
-func TestSocketComparesSettings(t *testing.T) {
-	socketEnv(t)
-	data := t.TempDir()
-	e, _ := startSocketEngine(t, data)
-	g := &globals{dataDir: data, connectTimeout: 20 * time.Second, stdout: io.Discard, stderr: io.Discard}
-	g.log = newLogger(io.Discard, 0)
-	ctx := context.Background()
-
-	same := *e.Config()
-	ec, why := g.dialEngine(ctx, &same, false)
-	if ec == nil {
-		t.Fatalf("same settings: not used (%s)", why)
-	}
-	ec.c.Close()
-
-	other := *e.Config()
-	other.Settings.Timeout = time.Minute
-	if ec, why := g.dialEngine(ctx, &other, false); ec != nil || !strings.Contains(why, "other mcpfs settings") {
-		if ec != nil {
-			ec.c.Close()
-		}
-		t.Fatalf("other settings: got %v %q, want no engine and a reason", ec, why)
 	}
 }
 

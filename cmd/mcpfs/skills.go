@@ -85,6 +85,18 @@ func (g *globals) moveOldSkills(dir string) string {
 	return dir
 }
 
+// skillStore returns the engine's skill store, brought up to date with
+// what other processes saved, or else opens one.
+func (g *globals) skillStore() (*skills.Store, error) {
+	if g.eng != nil && g.eng.skills != nil {
+		if _, err := g.eng.skills.Refresh(); err != nil {
+			return nil, err
+		}
+		return g.eng.skills, nil
+	}
+	return g.openSkills()
+}
+
 // openSkills opens the skill store, creating its directory.
 func (g *globals) openSkills() (*skills.Store, error) {
 	dir, ok, err := g.skillsDir()
@@ -255,12 +267,16 @@ docs/PATTERNS.md.`,
 				return usagef("VERSION must be a version number from mcpfs skills log %s, got %q", args[0], args[1])
 			}
 			return withSkills(g, func(s *skills.Store) error {
-				sess, err := g.connect(cmd.Context())
+				e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
 				if err != nil {
 					return err
 				}
-				defer sess.Close()
-				sk, err := s.Restore(cmd.Context(), sess.tree(), args[0], n)
+				defer release()
+				t, err := g.treeAll(cmd.Context(), e)
+				if err != nil {
+					return err
+				}
+				sk, err := s.Restore(cmd.Context(), t, args[0], n)
 				if err != nil {
 					return refused(g, err, args[0], "")
 				}
@@ -286,7 +302,7 @@ func getSkill(s *skills.Store, name string, version int) (skills.Skill, error) {
 
 // withSkills opens the store and runs f.
 func withSkills(g *globals, f func(*skills.Store) error) error {
-	s, err := g.openSkills()
+	s, err := g.skillStore()
 	if err != nil {
 		return err
 	}
@@ -295,7 +311,7 @@ func withSkills(g *globals, f func(*skills.Store) error) error {
 
 // skillsAdd saves the skill files of dir.
 func skillsAdd(ctx context.Context, g *globals, dir, name string) error {
-	info, err := os.Stat(dir)
+	info, err := os.Stat(g.abs(dir))
 	if err != nil {
 		return usagef("add skill: %w", err)
 	}
@@ -303,13 +319,13 @@ func skillsAdd(ctx context.Context, g *globals, dir, name string) error {
 		return usagef("add skill: %s is not a folder (a skill is a folder with SKILL.md and Go files)", dir)
 	}
 	if name == "" {
-		abs, _ := filepath.Abs(dir)
+		abs, _ := filepath.Abs(g.abs(dir))
 		name = filepath.Base(abs)
 	}
 	if err := skills.CheckName(name); err != nil {
 		return usagef("add skill: %v (give --name)", err)
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := os.ReadDir(g.abs(dir))
 	if err != nil {
 		return fmt.Errorf("add skill: %w", err)
 	}
@@ -320,7 +336,7 @@ func skillsAdd(ctx context.Context, g *globals, dir, name string) error {
 			skipped = append(skipped, e.Name())
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		data, err := os.ReadFile(filepath.Join(g.abs(dir), e.Name()))
 		if err != nil {
 			return fmt.Errorf("add skill: %w", err)
 		}
@@ -329,17 +345,21 @@ func skillsAdd(ctx context.Context, g *globals, dir, name string) error {
 	if len(skipped) > 0 {
 		g.log.Info("not part of the skill (only SKILL.md, *.go and *.md are)", "skipped", strings.Join(skipped, " "))
 	}
-	s, err := g.openSkills()
+	s, err := g.skillStore()
 	if err != nil {
 		return err
 	}
-	sess, err := g.connect(ctx)
+	e, release, err := g.useEngine(ctx, engineOptions{OneShot: true})
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
+	defer release()
+	t, err := g.treeAll(ctx, e)
+	if err != nil {
+		return err
+	}
 	prev, hadPrev := s.Get(name)
-	sk, err := s.Save(ctx, sess.tree(), name, files, "mcpfs skills add")
+	sk, err := s.Save(ctx, t, name, files, "mcpfs skills add")
 	if err != nil {
 		return refused(g, err, name, dir)
 	}
@@ -367,7 +387,7 @@ func refused(g *globals, err error, name, dir string) error {
 		fmt.Fprintln(g.stderr, p.String())
 	}
 	still := "no version is saved"
-	if s, oerr := g.openSkills(); oerr == nil {
+	if s, oerr := g.skillStore(); oerr == nil {
 		if cur, ok := s.Get(name); ok {
 			still = fmt.Sprintf("version %d is still the one in use", cur.Version)
 		}

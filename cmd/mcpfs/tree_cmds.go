@@ -49,12 +49,16 @@ state and tool count; a server that failed is listed with its error.`,
 					return err
 				}
 			}
-			s, err := g.connect(cmd.Context())
+			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			return listTree(g, s.tree(), p, long, recursive)
+			defer release()
+			t, err := g.treeFor(cmd.Context(), e, p)
+			if err != nil {
+				return err
+			}
+			return listTree(g, t, p, long, recursive)
 		},
 	}
 	cmd.Flags().BoolVarP(&long, "long", "l", false, "show sizes")
@@ -187,12 +191,15 @@ func newCatCmd(g *globals) *cobra.Command {
 				}
 				paths[i] = p
 			}
-			s, err := g.connect(cmd.Context())
+			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			t := s.tree()
+			defer release()
+			t, err := g.treeFor(cmd.Context(), e, paths...)
+			if err != nil {
+				return err
+			}
 			for _, p := range paths {
 				data, err := t.ReadFile(p)
 				if errors.Is(err, mcpfs.ErrIsDir) {
@@ -221,21 +228,24 @@ unless --force is given.`,
 		Example: "  mcpfs export /tmp/tree && cd /tmp/tree && go vet ./...",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := args[0]
+			dir := g.abs(args[0])
 			if err := checkExportDir(dir, force); err != nil {
 				return err
 			}
-			s, err := g.connect(cmd.Context())
+			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			files, err := export(s.tree(), dir)
+			defer release()
+			t, err := g.treeAll(cmd.Context(), e)
 			if err != nil {
 				return err
 			}
-			cat := s.sup.Catalog()
-			fmt.Fprintf(g.stderr, "mcpfs: exported %s (%s) to %s\n", plural(len(cat.Servers), "server"), plural(files, "file"), dir)
+			files, err := export(t, dir)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(g.stderr, "mcpfs: exported %s (%s) to %s\n", plural(len(t.Catalog().Servers), "server"), plural(files, "file"), args[0])
 			return nil
 		},
 	}
