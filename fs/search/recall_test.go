@@ -20,8 +20,10 @@ import (
 // Floors of TestRecall: somewhat below what the ranking reaches on
 // testdata/queries.txt, so that a change that loses queries fails.
 const (
-	floorRecall1 = 0.88
-	floorRecall5 = 0.96
+	floorRecall1  = 0.88
+	floorRecall5  = 0.96
+	floorHoldout1 = 0
+	floorHoldout5 = 0
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
@@ -79,9 +81,11 @@ type query struct {
 	want []string // "<server package>:<tool>"
 }
 
-func testQueries(tb testing.TB) []query {
+func testQueries(tb testing.TB) []query { return readQueries(tb, "testdata/queries.txt") }
+
+func readQueries(tb testing.TB, file string) []query {
 	tb.Helper()
-	f, err := os.Open("testdata/queries.txt")
+	f, err := os.Open(file)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -95,13 +99,13 @@ func testQueries(tb testing.TB) []query {
 		}
 		text, targets, ok := strings.Cut(line, "=>")
 		if !ok {
-			tb.Fatalf("queries.txt: no => in %q", line)
+			tb.Fatalf("%s: no => in %q", file, line)
 		}
 		q := query{text: strings.TrimSpace(text)}
 		for _, t := range strings.Split(targets, ",") {
 			server, tool, ok := strings.Cut(strings.TrimSpace(t), ":")
 			if !ok {
-				tb.Fatalf("queries.txt: target %q is not server:tool", t)
+				tb.Fatalf("%s: target %q is not server:tool", file, t)
 			}
 			q.want = append(q.want, naming.Package(server)+":"+tool)
 		}
@@ -253,16 +257,26 @@ func TestQuerySet(t *testing.T) {
 
 func TestRecall(t *testing.T) {
 	cat := testCatalog(t)
-	qs := testQueries(t)
-	r1, r5, misses := recall(qs, searchRanker(New(ToolDocs(cat))))
-	b1, b5, _ := recall(qs, bm25Ranker(t, cat))
-	t.Logf("%d queries: search recall@1 %.1f%%, recall@5 %.1f%%; plain BM25 over the tool files %.1f%%, %.1f%%",
-		len(qs), 100*r1, 100*r5, 100*b1, 100*b5)
-	for _, m := range misses {
-		t.Log(m)
-	}
-	if r1 < floorRecall1 || r5 < floorRecall5 {
-		t.Errorf("recall@1 %.3f, recall@5 %.3f: want at least %.2f and %.2f", r1, r5, floorRecall1, floorRecall5)
+	x := New(ToolDocs(cat))
+	bm25 := bm25Ranker(t, cat)
+	for _, set := range []struct {
+		file           string
+		floor1, floor5 float64
+	}{
+		{"testdata/queries.txt", floorRecall1, floorRecall5},
+		{"testdata/holdout.txt", floorHoldout1, floorHoldout5},
+	} {
+		qs := readQueries(t, set.file)
+		r1, r5, misses := recall(qs, searchRanker(x))
+		b1, b5, _ := recall(qs, bm25)
+		t.Logf("%s, %d queries: search recall@1 %.1f%%, recall@5 %.1f%%; plain BM25 over the tool files %.1f%%, %.1f%%",
+			set.file, len(qs), 100*r1, 100*r5, 100*b1, 100*b5)
+		for _, m := range misses {
+			t.Log("  " + m)
+		}
+		if r1 < set.floor1 || r5 < set.floor5 {
+			t.Errorf("%s: recall@1 %.3f, recall@5 %.3f: want at least %.2f and %.2f", set.file, r1, r5, set.floor1, set.floor5)
+		}
 	}
 }
 
