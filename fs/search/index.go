@@ -15,16 +15,20 @@ type field struct {
 
 // fields, in order of weight: a word of a tool's name says more than a
 // word of its description, which says more than one of an argument's.
-var fields = []field{
+var fields = [...]field{
 	{3.0, 0.3, func(d *Doc) string { return d.Tool }},
 	{2.0, 0.3, func(d *Doc) string { return d.Title }},
 	{1.5, 0.5, func(d *Doc) string { return d.Summary }},
 	{1.0, 0.75, func(d *Doc) string { return d.Description }},
 	{1.0, 0.5, func(d *Doc) string { return strings.Join(d.Args, " ") }},
 	{0.4, 0.75, func(d *Doc) string { return d.ArgText }},
-	{serverWeight, 0.3, func(d *Doc) string { return d.Server + " " + d.ServerWords }},
+	// serverField must stay the index of the server's field.
+	serverField: {serverWeight, 0.3, func(d *Doc) string { return d.Server + " " + d.ServerWords }},
 	{0.8, 0.75, func(d *Doc) string { return d.Text }},
 }
+
+// serverField is the index in fields of the server's name.
+const serverField = 6
 
 // BM25 saturation, and what a deprecated tool's score is multiplied by.
 const (
@@ -34,6 +38,9 @@ const (
 	// nameBoost is how much a document gains when the query covers all
 	// the words of its name (see nameCoverage).
 	nameBoost = 1.0
+	// otherServerFactor scales the tools of servers a query does not name
+	// when it names some ("comment on a GitHub issue").
+	otherServerFactor = 0.5
 )
 
 // Index ranks documents for queries. It is immutable and safe for
@@ -42,6 +49,10 @@ type Index struct {
 	docs  []Doc
 	terms map[string]*posting
 	names [][]string // per doc: the stems of its name, without its server's prefix
+	// servers are the terms that name a server: in the server field of
+	// every document they occur in ("github", "slack"; not "search").
+	servers map[string]bool
+	server  []map[string]bool // per doc: the terms of its server field
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -93,6 +104,21 @@ func New(docs []Doc) *Index {
 		p.idf = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 	}
 	x.names = nameTerms(x.docs)
+	x.server = make([]map[string]bool, n)
+	for i := range x.docs {
+		x.server[i] = map[string]bool{}
+		for t := range counts[serverField][i] {
+			x.server[i][t] = true
+		}
+	}
+	x.servers = map[string]bool{}
+	for t, p := range x.terms {
+		mention := true
+		for i := range p.freq {
+			mention = mention && x.server[i][t]
+		}
+		x.servers[t] = mention
+	}
 	return x
 }
 
@@ -295,10 +321,19 @@ func (x *Index) rank(cs []concept) []Hit {
 			}
 		}
 	}
+	var named []string // the servers the query names
+	for _, c := range cs {
+		if t := c.alts[0].terms; len(t) == 1 && x.servers[t[0]] {
+			named = append(named, t[0])
+		}
+	}
 	var hits []Hit
 	for i, s := range scores {
 		if s <= 0 {
 			continue
+		}
+		if len(named) > 0 && !x.namesServer(i, named) {
+			s *= otherServerFactor
 		}
 		s *= coverage(matched[i], len(cs)) * (1 + nameBoost*nameCoverage(x.names[i], cs))
 		if x.docs[i].Deprecated {
@@ -313,6 +348,15 @@ func (x *Index) rank(cs []concept) []Hit {
 // coverage favours documents that match more of what the query asks.
 func coverage(matched, total int) float64 {
 	return float64(matched+1) / float64(total+1)
+}
+
+func (x *Index) namesServer(doc int, named []string) bool {
+	for _, t := range named {
+		if x.server[doc][t] {
+			return true
+		}
+	}
+	return false
 }
 
 // nameCoverage is the share of a document's name words the query asks

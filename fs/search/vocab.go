@@ -82,6 +82,14 @@ download load open: get read content
 open visit browse goto: navigate url
 add: create new insert sum
 google bing duckduckgo: search web
+append insert: edit write add
+put place: write save
+fix correct: edit update
+record log: store save observation
+know knew: knowledge memory search
+say said tell told: message
+box textbox textarea input: field input text
+dm: message
 grab: get capture
 image picture photo: screenshot
 readme txt md json yaml yml csv pdf: file
