@@ -112,8 +112,15 @@ func New(docs []Doc) *Index {
 		}
 	}
 	x.servers = map[string]bool{}
+	inServer := map[string]int{}
+	for i := range x.docs {
+		for t := range x.server[i] {
+			inServer[t]++
+		}
+	}
 	for t, p := range x.terms {
-		mention := true
+		// Words most servers share ("server", "mcp") name none.
+		mention := inServer[t] > 0 && inServer[t]*2 <= n
 		for i := range p.freq {
 			mention = mention && x.server[i][t]
 		}

@@ -213,3 +213,20 @@ func TestImports(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexer(t *testing.T) {
+	var c Indexer
+	t1 := testTree()
+	x := c.Index(t1)
+	if c.Index(t1) != x {
+		t.Errorf("the index of the same tree was built again")
+	}
+	t2 := t1.WithSkills(nil)
+	if y := c.Index(t2); y == x || y.Len() != 8 {
+		t.Errorf("a new tree: got the old index or %d documents, want a new one of 8", y.Len())
+	}
+	got := c.Search(t2, "make a folder", 1)
+	if got != "files.CreateDirectory — Create a new directory. (servers/files/create_directory.go)\n" {
+		t.Errorf("Search: got %q", got)
+	}
+}
