@@ -13,8 +13,10 @@ type field struct {
 	text      func(d *Doc) string
 }
 
-// fields, in order of weight: a word of a tool's name says more than a
-// word of its description, which says more than one of an argument's.
+// fields and their weights: a word of a tool's name says more than a word
+// of its description, which says more than one of an argument's; a word
+// that names the server counts as much as the name (see also
+// otherServerFactor).
 var fields = [...]field{
 	{3.0, 0.3, func(d *Doc) string { return d.Tool }},
 	{2.0, 0.3, func(d *Doc) string { return d.Title }},
@@ -30,9 +32,12 @@ var fields = [...]field{
 // serverField is the index in fields of the server's name.
 const serverField = 6
 
-// BM25 saturation, and what a deprecated tool's score is multiplied by.
+// Ranking constants.
 const (
-	k1               = 1.2
+	// k1 is BM25's saturation: how fast more occurrences stop counting.
+	k1 = 1.2
+	// deprecatedFactor scales a tool whose description says it is
+	// deprecated, so that its replacement ranks first.
 	deprecatedFactor = 0.6
 	serverWeight     = 3.0
 	// nameBoost is how much a document gains when the query covers all
