@@ -49,7 +49,7 @@ elevation altitude
 web internet online
 news article headline
 user people member
-emoji reaction react
+emoji reaction
 relation relationship connection
 entity node
 memory knowledge
@@ -60,7 +60,7 @@ echo repeat
 upload attach
 hover mouseover
 metadata info information detail
-permission access allowed allow
+permission access allow
 commit push
 label tag
 back previous
@@ -72,6 +72,28 @@ latest recent last newest
 organization org
 page webpage website site
 near nearby local around
+email mail
+calendar agenda
+event meeting appointment
+document doc
+spreadsheet sheet
+cancel abort stop kill terminate halt
+start launch begin
+restart reboot
+config configuration setting preference
+secret credential password token
+deploy release rollout
+install setup
+error exception failure
+task todo
+note memo
+message msg
+video movie clip
+audio sound
+price cost
+weather forecast
+summarize summary summarise
+statistic stats metric
 `
 
 var relatedLines = `
