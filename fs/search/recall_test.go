@@ -24,6 +24,8 @@ const (
 	floorRecall5  = 0.96
 	floorHoldout1 = 0.82
 	floorHoldout5 = 0.94
+	floorFresh1   = 0.72
+	floorFresh5   = 0.85
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
@@ -265,6 +267,7 @@ func TestRecall(t *testing.T) {
 	}{
 		{"testdata/queries.txt", floorRecall1, floorRecall5},
 		{"testdata/holdout.txt", floorHoldout1, floorHoldout5},
+		{"testdata/fresh.txt", floorFresh1, floorFresh5},
 	} {
 		qs := readQueries(t, set.file)
 		r1, r5, misses := recall(qs, searchRanker(x))
@@ -281,7 +284,7 @@ func TestRecall(t *testing.T) {
 }
 
 // BenchmarkRecall reports recall@1 and @5 (in percent) of this package on
-// the query set and on the held-out set, beside plain BM25 over the
+// the query set, the held-out set and the fresh set, beside plain BM25 over the
 // generated tool files on the query set; ns/op is one search among the
 // 122 tools of the twelve servers.
 func BenchmarkRecall(b *testing.B) {
@@ -291,6 +294,7 @@ func BenchmarkRecall(b *testing.B) {
 	r1, r5, _ := recall(qs, searchRanker(x))
 	b1, b5, _ := recall(qs, bm25Ranker(b, cat))
 	h1, h5, _ := recall(readQueries(b, "testdata/holdout.txt"), searchRanker(x))
+	f1, f5, _ := recall(readQueries(b, "testdata/fresh.txt"), searchRanker(x))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		x.Search(qs[i%len(qs)].text, 10)
@@ -301,6 +305,8 @@ func BenchmarkRecall(b *testing.B) {
 	b.ReportMetric(100*b5, "bm25-recall@5%")
 	b.ReportMetric(100*h1, "holdout-recall@1%")
 	b.ReportMetric(100*h5, "holdout-recall@5%")
+	b.ReportMetric(100*f1, "fresh-recall@1%")
+	b.ReportMetric(100*f5, "fresh-recall@5%")
 }
 
 // BenchmarkIndex builds the index of the twelve servers' 122 tools, as a

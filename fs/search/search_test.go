@@ -141,6 +141,7 @@ func TestSearch(t *testing.T) {
 		first string
 	}{
 		{"make a new folder", "files.CreateDirectory"},
+		{"make-a-new_folder+please", "files.CreateDirectory"}, // a file name in search/
 		{"save text to a file", "files.WriteFile"},
 		{"open a web page", "web.BrowserNavigate"},
 		{"go to example.com", "web.BrowserNavigate"},
