@@ -124,7 +124,8 @@ func New(docs []Doc) *Index {
 		}
 	}
 	for t, p := range x.terms {
-		// Words most servers share ("server", "mcp") name none.
+		// Words in the server field of most documents ("server",
+		// "mcp") name no server in particular.
 		mention := inServer[t] > 0 && inServer[t]*2 <= n
 		for i := range p.freq {
 			mention = mention && x.server[i][t]
@@ -143,10 +144,12 @@ func nameTerms(docs []Doc) [][]string {
 	out := make([][]string, len(docs))
 	for i, d := range docs {
 		seen := map[string]bool{}
-		for _, t := range terms(d.Tool) {
-			if !seen[t] {
-				seen[t] = true
-				out[i] = append(out[i], t)
+		for _, r := range runs(d.Tool) {
+			for _, w := range r { // "getUser" is get and user, not also getuser
+				if t := stem(w); !stopWords[w] && !seen[t] {
+					seen[t] = true
+					out[i] = append(out[i], t)
+				}
 			}
 		}
 		if d.Kind == KindTool {

@@ -178,6 +178,21 @@ func TestSearch(t *testing.T) {
 	}
 }
 
+func TestNameTerms(t *testing.T) {
+	docs := []Doc{
+		{Kind: KindTool, Server: "b", Tool: "browser_click"},
+		{Kind: KindTool, Server: "b", Tool: "browser_navigate_back"},
+		{Kind: KindTool, Server: "b", Tool: "browser"},
+		{Kind: KindTool, Server: "g", Tool: "getUserProfile"},
+		{Kind: KindSkill, Tool: "csvstats"},
+	}
+	got := nameTerms(docs)
+	want := [][]string{{"click"}, {"navigat", "back"}, {"browser"}, {"get", "user", "profil"}, {"csvstat"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("nameTerms: got %q, want %q", got, want)
+	}
+}
+
 func TestFormat(t *testing.T) {
 	x := FromTree(testTree())
 	got := Format("make a folder", x.Search("make a folder", 1), x.Len())
