@@ -7,8 +7,8 @@
 //     made and how long it took; a large output comes back as a head, its
 //     size and the file that keeps the rest;
 //   - search_tools ranks the tools of every server (and saved skills) for a
-//     query with BM25, at three levels of detail: names, one-line
-//     summaries, or full Go declarations;
+//     query worded as a need, with fs/search, at three levels of detail:
+//     names, one-line summaries, or full Go declarations;
 //   - list_dir and read_file read the tree for clients without a file
 //     system, so discovery works like ls and cat. The tree is also
 //     offered as MCP resources (mcpfs://tree/{path}).

@@ -1,0 +1,421 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// field is one part of a document, with its weight in the ranking and how
+// much its length counts (BM25F's b).
+type field struct {
+	weight, b float64
+	text      func(d *Doc) string
+}
+
+// fields and their weights: a word of a tool's name says more than a word
+// of its description, which says more than one of an argument's; a word
+// that names the server counts as much as the name (see also
+// otherServerFactor).
+var fields = [...]field{
+	{3.0, 0.3, func(d *Doc) string { return d.Tool }},
+	{2.0, 0.3, func(d *Doc) string { return d.Title }},
+	{1.5, 0.5, func(d *Doc) string { return d.Summary }},
+	{1.0, 0.75, func(d *Doc) string { return d.Description }},
+	{1.0, 0.5, func(d *Doc) string { return strings.Join(d.Args, " ") }},
+	{0.4, 0.75, func(d *Doc) string { return d.ArgText }},
+	// serverField must stay the index of the server's field.
+	serverField: {serverWeight, 0.3, func(d *Doc) string { return d.Server + " " + d.ServerWords }},
+	{0.8, 0.75, func(d *Doc) string { return d.Text }},
+}
+
+// serverField is the index in fields of the server's name.
+const serverField = 6
+
+// Ranking constants.
+const (
+	// k1 is BM25's saturation: how fast more occurrences stop counting.
+	k1 = 1.2
+	// deprecatedFactor scales a tool whose description says it is
+	// deprecated, so that its replacement ranks first.
+	deprecatedFactor = 0.6
+	serverWeight     = 3.0
+	// nameBoost is how much a document gains when the query covers all
+	// the words of its name (see nameCoverage).
+	nameBoost = 1.0
+	// otherServerFactor scales the tools of servers a query does not name
+	// when it names some ("comment on a GitHub issue").
+	otherServerFactor = 0.5
+)
+
+// Index ranks documents for queries. It is immutable and safe for
+// concurrent use.
+type Index struct {
+	docs  []Doc
+	terms map[string]*posting
+	names [][]string // per doc: the stems of its name, without its server's prefix
+	// servers are the terms that name a server: in the server field of
+	// every document they occur in ("github", "slack"; not "search").
+	servers map[string]bool
+	server  []map[string]bool // per doc: the terms of its server field
+}
+
+// posting is one term's weighted frequency in each document it occurs in.
+type posting struct {
+	idf  float64
+	freq map[int]float64 // doc → Σ over fields of weight·tf/length norm
+}
+
+// New returns the index of docs.
+func New(docs []Doc) *Index {
+	x := &Index{docs: append([]Doc(nil), docs...), terms: map[string]*posting{}}
+	sort.SliceStable(x.docs, func(i, j int) bool { return x.docs[i].Name < x.docs[j].Name })
+	n := len(x.docs)
+	counts := make([][]map[string]int, len(fields)) // field → doc → term → count
+	lens := make([][]int, len(fields))
+	avg := make([]float64, len(fields))
+	for f, fd := range fields {
+		counts[f] = make([]map[string]int, n)
+		lens[f] = make([]int, n)
+		total := 0
+		for i := range x.docs {
+			ts := terms(fd.text(&x.docs[i]))
+			m := make(map[string]int, len(ts))
+			for _, t := range ts {
+				m[t]++
+			}
+			counts[f][i], lens[f][i] = m, len(ts)
+			total += len(ts)
+		}
+		if n > 0 {
+			avg[f] = float64(total) / float64(n)
+		}
+	}
+	for f, fd := range fields {
+		for i := 0; i < n; i++ {
+			for t, c := range counts[f][i] {
+				norm := 1 - fd.b + fd.b*float64(lens[f][i])/avg[f]
+				p := x.terms[t]
+				if p == nil {
+					p = &posting{freq: map[int]float64{}}
+					x.terms[t] = p
+				}
+				p.freq[i] += fd.weight * float64(c) / norm
+			}
+		}
+	}
+	for _, p := range x.terms {
+		df := float64(len(p.freq))
+		p.idf = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+	}
+	x.names = nameTerms(x.docs)
+	x.server = make([]map[string]bool, n)
+	for i := range x.docs {
+		x.server[i] = map[string]bool{}
+		for t := range counts[serverField][i] {
+			x.server[i][t] = true
+		}
+	}
+	x.servers = map[string]bool{}
+	inServer := map[string]int{}
+	for i := range x.docs {
+		for t := range x.server[i] {
+			inServer[t]++
+		}
+	}
+	for t, p := range x.terms {
+		// Words in the server field of most documents ("server",
+		// "mcp") name no server in particular.
+		mention := inServer[t] > 0 && inServer[t]*2 <= n
+		for i := range p.freq {
+			mention = mention && x.server[i][t]
+		}
+		x.servers[t] = mention
+	}
+	return x
+}
+
+// nameTerms returns the distinct stems of each document's name, leaving
+// out the words a server puts in front of most of its tools' names
+// ("browser_", "slack_"): they say which server, not what the tool does.
+func nameTerms(docs []Doc) [][]string {
+	perServer := map[string]int{}
+	common := map[string]map[string]int{} // server → stem → tools named with it
+	out := make([][]string, len(docs))
+	for i, d := range docs {
+		seen := map[string]bool{}
+		for _, r := range runs(d.Tool) {
+			for _, w := range r { // "getUser" is get and user, not also getuser
+				if t := stem(w); !stopWords[w] && !seen[t] {
+					seen[t] = true
+					out[i] = append(out[i], t)
+				}
+			}
+		}
+		if d.Kind == KindTool {
+			perServer[d.Server]++
+			if common[d.Server] == nil {
+				common[d.Server] = map[string]int{}
+			}
+			for t := range seen {
+				common[d.Server][t]++
+			}
+		}
+	}
+	for i, d := range docs {
+		n := perServer[d.Server]
+		if d.Kind != KindTool || n < 3 {
+			continue
+		}
+		kept := out[i][:0]
+		for _, t := range out[i] {
+			if c := common[d.Server][t]; c*2 <= n || len(out[i]) == 1 {
+				kept = append(kept, t)
+			}
+		}
+		out[i] = kept
+	}
+	return out
+}
+
+// Len is how many documents the index holds.
+func (x *Index) Len() int { return len(x.docs) }
+
+// Hit is a document found by a search, with its score (higher is better;
+// only the order means something).
+type Hit struct {
+	Doc   Doc
+	Score float64
+}
+
+// Search returns the best n documents for query, best first; n <= 0
+// returns every match. A document matches when it shares a word with the
+// query, directly or through the vocabulary. An empty query (or one of
+// stop words only) returns every document, by name.
+func (x *Index) Search(query string, n int) []Hit {
+	cs := x.concepts(query)
+	var hits []Hit
+	if len(cs) == 0 && len(terms(query)) == 0 {
+		for _, d := range x.docs {
+			hits = append(hits, Hit{Doc: d})
+		}
+	} else if len(cs) > 0 {
+		hits = x.rank(cs)
+	}
+	if n > 0 && len(hits) > n {
+		hits = hits[:n]
+	}
+	return hits
+}
+
+// concept is one thing the query asks for: a word or phrase, and the
+// alternatives it may be found as. A document scores the best of them.
+type concept struct {
+	alts []alt
+}
+
+// alt is one way to find a concept: every term must be in the document.
+type alt struct {
+	terms  []string
+	weight float64
+}
+
+// concepts parses a query: phrases of the vocabulary first, then each
+// word that is not a stop word, with its synonyms and related words.
+// Concepts no document knows in any form are left out.
+func (x *Index) concepts(query string) []concept {
+	rs := runs(query)
+	ws := make([]string, len(rs)) // each run as one word: "GitHub" is "github"
+	for i, r := range rs {
+		ws[i] = strings.Join(r, "")
+	}
+	var out []concept
+	seen := map[string]bool{}
+	add := func(key string, c concept) {
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		for _, a := range c.alts {
+			if x.has(a.terms) {
+				out = append(out, c)
+				return
+			}
+		}
+	}
+	for i := 0; i < len(ws); {
+		if p, span, ok := matchPhrase(ws[i:]); ok {
+			c := concept{}
+			for _, to := range p.to {
+				c.alts = append(c.alts, alt{terms: to, weight: 1})
+			}
+			add(strings.Join(p.words, " "), c)
+			i += span
+			continue
+		}
+		w, parts := ws[i], rs[i]
+		i++
+		if stopWords[w] {
+			continue
+		}
+		t := stem(w)
+		c := concept{alts: []alt{{terms: []string{t}, weight: 1}}}
+		if len(parts) > 1 {
+			// A compound ("GitHub", "dryRun") matches whole or in parts.
+			var ps []string
+			for _, p := range parts {
+				if !stopWords[p] {
+					ps = append(ps, stem(p))
+				}
+			}
+			c.alts = append(c.alts, alt{terms: ps, weight: 1})
+		}
+		for _, s := range theVocab.synonyms[t] {
+			c.alts = append(c.alts, alt{terms: []string{s}, weight: synonymWeight})
+		}
+		for _, r := range theVocab.related[t] {
+			c.alts = append(c.alts, alt{terms: r, weight: relatedWeight})
+		}
+		add(t, c)
+	}
+	return out
+}
+
+// matchPhrase finds the longest phrase of the vocabulary that ws starts
+// with, stop words of the query between its words allowed ("open a web
+// page" is "open web page"). It returns how many words of ws it spans.
+func matchPhrase(ws []string) (phrase, int, bool) {
+	best, span, found := phrase{}, 0, false
+	for _, p := range theVocab.phrases {
+		if found && len(p.words) <= len(best.words) {
+			continue
+		}
+		i, ok := 0, true
+		for j, w := range p.words {
+			for j > 0 && i < len(ws) && ws[i] != w && stopWords[ws[i]] {
+				i++
+			}
+			if i >= len(ws) || ws[i] != w {
+				ok = false
+				break
+			}
+			i++
+		}
+		if ok {
+			best, span, found = p, i, true
+		}
+	}
+	return best, span, found
+}
+
+func (x *Index) has(ts []string) bool {
+	for _, t := range ts {
+		if x.terms[t] == nil {
+			return false
+		}
+	}
+	return len(ts) > 0
+}
+
+// rank scores every document for the concepts: the sum over concepts of
+// the best alternative's BM25F score, scaled by the share of concepts the
+// document matches.
+func (x *Index) rank(cs []concept) []Hit {
+	scores := make([]float64, len(x.docs))
+	matched := make([]int, len(x.docs))
+	best := make([]float64, len(x.docs))
+	for _, c := range cs {
+		clear(best)
+		for _, a := range c.alts {
+			x.score(a, best)
+		}
+		for i, s := range best {
+			if s > 0 {
+				scores[i] += s
+				matched[i]++
+			}
+		}
+	}
+	var named []string // the servers the query names
+	for _, c := range cs {
+		if t := c.alts[0].terms; len(t) == 1 && x.servers[t[0]] {
+			named = append(named, t[0])
+		}
+	}
+	var hits []Hit
+	for i, s := range scores {
+		if s <= 0 {
+			continue
+		}
+		if len(named) > 0 && !x.namesServer(i, named) {
+			s *= otherServerFactor
+		}
+		s *= coverage(matched[i], len(cs)) * (1 + nameBoost*nameCoverage(x.names[i], cs))
+		if x.docs[i].Deprecated {
+			s *= deprecatedFactor
+		}
+		hits = append(hits, Hit{Doc: x.docs[i], Score: s})
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	return hits
+}
+
+// coverage favours documents that match more of what the query asks.
+func coverage(matched, total int) float64 {
+	return float64(matched+1) / float64(total+1)
+}
+
+func (x *Index) namesServer(doc int, named []string) bool {
+	for _, t := range named {
+		if x.server[doc][t] {
+			return true
+		}
+	}
+	return false
+}
+
+// nameCoverage is the share of a document's name words the query asks
+// for, each counted by the weight of the best alternative naming it: 1 for
+// "create directory" and for "make a folder", 0 for "edit file".
+func nameCoverage(name []string, cs []concept) float64 {
+	if len(name) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, t := range name {
+		best := 0.0
+		for _, c := range cs {
+			for _, a := range c.alts {
+				if a.weight > best && contains(a.terms, t) {
+					best = a.weight
+				}
+			}
+		}
+		sum += best
+	}
+	return sum / float64(len(name))
+}
+
+// score raises best[i] to alternative a's score in document i where that
+// is higher.
+func (x *Index) score(a alt, best []float64) {
+	if !x.has(a.terms) {
+		return
+	}
+	first := x.terms[a.terms[0]]
+next:
+	for i := range first.freq {
+		s := 0.0
+		for _, t := range a.terms {
+			p := x.terms[t]
+			f, ok := p.freq[i]
+			if !ok {
+				continue next
+			}
+			s += p.idf * f * (k1 + 1) / (f + k1)
+		}
+		if s *= a.weight; s > best[i] {
+			best[i] = s
+		}
+	}
+}

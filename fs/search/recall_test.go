@@ -1,0 +1,320 @@
+package search
+
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/naming"
+	mcpfs "github.com/mcpfs/mcpfs/fs"
+)
+
+// Floors of TestRecall: somewhat below what the ranking reaches on
+// testdata/queries.txt, so that a change that loses queries fails.
+const (
+	floorRecall1  = 0.88
+	floorRecall5  = 0.96
+	floorHoldout1 = 0.82
+	floorHoldout5 = 0.94
+	floorFresh1   = 0.72
+	floorFresh5   = 0.85
+)
+
+// listing is a testdata/servers/*.json file: one server's raw tools/list,
+// with the package it came from.
+type listing struct {
+	Package    string `json:"package"`
+	Version    string `json:"version"`
+	ServerInfo struct {
+		Name    string `json:"name"`
+		Title   string `json:"title"`
+		Version string `json:"version"`
+	} `json:"serverInfo"`
+	Tools []json.RawMessage `json:"tools"`
+}
+
+// testCatalog is the catalog of every server under testdata/servers, each
+// named by its file.
+func testCatalog(tb testing.TB) *discovery.Catalog {
+	tb.Helper()
+	files, err := filepath.Glob("testdata/servers/*.json")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no listings under testdata/servers: %v", err)
+	}
+	cat := &discovery.Catalog{Version: 1}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var l listing
+		if err := json.Unmarshal(data, &l); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		key := strings.TrimSuffix(filepath.Base(f), ".json")
+		s := discovery.ServerSnapshot{
+			Name: naming.Package(key), Key: key, Transport: "stdio", State: discovery.StateReady,
+			ServerName: l.ServerInfo.Name, ServerTitle: l.ServerInfo.Title, ServerVersion: l.ServerInfo.Version,
+		}
+		for _, raw := range l.Tools {
+			var t struct{ Name string }
+			if err := json.Unmarshal(raw, &t); err != nil {
+				tb.Fatalf("%s: %v", f, err)
+			}
+			s.Tools = append(s.Tools, discovery.Tool{Name: t.Name, Raw: raw})
+		}
+		cat.Servers = append(cat.Servers, s)
+	}
+	sort.Slice(cat.Servers, func(i, j int) bool { return cat.Servers[i].Name < cat.Servers[j].Name })
+	return cat
+}
+
+// query is one line of testdata/queries.txt.
+type query struct {
+	text string
+	want []string // "<server package>:<tool>"
+}
+
+func testQueries(tb testing.TB) []query { return readQueries(tb, "testdata/queries.txt") }
+
+func readQueries(tb testing.TB, file string) []query {
+	tb.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []query
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		text, targets, ok := strings.Cut(line, "=>")
+		if !ok {
+			tb.Fatalf("%s: no => in %q", file, line)
+		}
+		q := query{text: strings.TrimSpace(text)}
+		for _, t := range strings.Split(targets, ",") {
+			server, tool, ok := strings.Cut(strings.TrimSpace(t), ":")
+			if !ok {
+				tb.Fatalf("%s: target %q is not server:tool", file, t)
+			}
+			q.want = append(q.want, naming.Package(server)+":"+tool)
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// ranker returns the tools it ranks for a query, best first, as
+// "<server package>:<tool>".
+type ranker func(q string) []string
+
+// recall is the share of queries with a wanted tool first, and in the
+// first five; misses lists the queries without one in the first five, and
+// the ones not first.
+func recall(qs []query, rank ranker) (r1, r5 float64, notFirst []string) {
+	var at1, at5 int
+	for _, q := range qs {
+		got := rank(q.text)
+		pos := -1
+		for i, g := range got {
+			if contains(q.want, g) {
+				pos = i
+				break
+			}
+		}
+		switch {
+		case pos == 0:
+			at1++
+			at5++
+		case pos > 0 && pos < 5:
+			at5++
+			notFirst = append(notFirst, q.text+" → #"+itoa(pos+1)+" (first: "+got[0]+")")
+		default:
+			first := ""
+			if len(got) > 0 {
+				first = got[0]
+			}
+			notFirst = append(notFirst, q.text+" → MISS "+itoa(pos+1)+" (first: "+first+")")
+		}
+	}
+	n := float64(len(qs))
+	return float64(at1) / n, float64(at5) / n, notFirst
+}
+
+func itoa(i int) string {
+	if i <= 0 {
+		return "-"
+	}
+	return strconv.Itoa(i)
+}
+
+// searchRanker ranks with this package.
+func searchRanker(x *Index) ranker {
+	return func(q string) []string {
+		var out []string
+		for _, h := range x.Search(q, 10) {
+			out = append(out, h.Doc.Server+":"+h.Doc.Tool)
+		}
+		return out
+	}
+}
+
+// bm25Ranker is the baseline: plain Okapi BM25 over the generated tool
+// files (servers/<server>/<tool>.go as the tree shows them): lower-case
+// runs of letters and digits, no stemming, no stop words, no vocabulary.
+func bm25Ranker(tb testing.TB, cat *discovery.Catalog) ranker {
+	tree := mcpfs.New(cat, mcpfs.Options{})
+	var ids []string
+	var docs []map[string]int
+	var lens []float64
+	df := map[string]int{}
+	for _, d := range ToolDocs(cat) {
+		src, err := tree.ReadFile(d.Path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tf := map[string]int{}
+		ws := plainWords(string(src))
+		for _, w := range ws {
+			tf[w]++
+		}
+		for w := range tf {
+			df[w]++
+		}
+		ids = append(ids, d.Server+":"+d.Tool)
+		docs = append(docs, tf)
+		lens = append(lens, float64(len(ws)))
+	}
+	avg := 0.0
+	for _, l := range lens {
+		avg += l / float64(len(lens))
+	}
+	n := float64(len(docs))
+	return func(q string) []string {
+		scores := make([]float64, len(docs))
+		seen := map[string]bool{}
+		for _, w := range plainWords(q) {
+			if seen[w] || df[w] == 0 {
+				continue
+			}
+			seen[w] = true
+			idf := math.Log(1 + (n-float64(df[w])+0.5)/(float64(df[w])+0.5))
+			for i, tf := range docs {
+				if f := float64(tf[w]); f > 0 {
+					scores[i] += idf * f * (k1 + 1) / (f + k1*(1-0.75+0.75*lens[i]/avg))
+				}
+			}
+		}
+		order := make([]int, 0, len(docs))
+		for i, s := range scores {
+			if s > 0 {
+				order = append(order, i)
+			}
+		}
+		sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+		var out []string
+		for _, i := range order {
+			out = append(out, ids[i])
+		}
+		return out
+	}
+}
+
+func plainWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+func TestQuerySet(t *testing.T) {
+	cat := testCatalog(t)
+	qs := testQueries(t)
+	servers := map[string]bool{}
+	tools := map[string]bool{}
+	for _, d := range ToolDocs(cat) {
+		tools[d.Server+":"+d.Tool] = true
+	}
+	for _, q := range qs {
+		for _, w := range q.want {
+			if !tools[w] {
+				t.Errorf("query %q wants %s, which no server lists", q.text, w)
+			}
+			servers[strings.SplitN(w, ":", 2)[0]] = true
+		}
+	}
+	if len(qs) < 120 || len(servers) < 8 {
+		t.Errorf("%d queries over %d servers, want at least 120 over 8", len(qs), len(servers))
+	}
+}
+
+func TestRecall(t *testing.T) {
+	cat := testCatalog(t)
+	x := New(ToolDocs(cat))
+	bm25 := bm25Ranker(t, cat)
+	for _, set := range []struct {
+		file           string
+		floor1, floor5 float64
+	}{
+		{"testdata/queries.txt", floorRecall1, floorRecall5},
+		{"testdata/holdout.txt", floorHoldout1, floorHoldout5},
+		{"testdata/fresh.txt", floorFresh1, floorFresh5},
+	} {
+		qs := readQueries(t, set.file)
+		r1, r5, misses := recall(qs, searchRanker(x))
+		b1, b5, _ := recall(qs, bm25)
+		t.Logf("%s, %d queries: search recall@1 %.1f%%, recall@5 %.1f%%; plain BM25 over the tool files %.1f%%, %.1f%%",
+			set.file, len(qs), 100*r1, 100*r5, 100*b1, 100*b5)
+		for _, m := range misses {
+			t.Log("  " + m)
+		}
+		if r1 < set.floor1 || r5 < set.floor5 {
+			t.Errorf("%s: recall@1 %.3f, recall@5 %.3f: want at least %.2f and %.2f", set.file, r1, r5, set.floor1, set.floor5)
+		}
+	}
+}
+
+// BenchmarkRecall reports recall@1 and @5 (in percent) of this package on
+// the query set, the held-out set and the fresh set, beside plain BM25 over the
+// generated tool files on the query set; ns/op is one search among the
+// 122 tools of the twelve servers.
+func BenchmarkRecall(b *testing.B) {
+	cat := testCatalog(b)
+	qs := testQueries(b)
+	x := New(ToolDocs(cat))
+	r1, r5, _ := recall(qs, searchRanker(x))
+	b1, b5, _ := recall(qs, bm25Ranker(b, cat))
+	h1, h5, _ := recall(readQueries(b, "testdata/holdout.txt"), searchRanker(x))
+	f1, f5, _ := recall(readQueries(b, "testdata/fresh.txt"), searchRanker(x))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.Search(qs[i%len(qs)].text, 10)
+	}
+	b.ReportMetric(100*r1, "recall@1%")
+	b.ReportMetric(100*r5, "recall@5%")
+	b.ReportMetric(100*b1, "bm25-recall@1%")
+	b.ReportMetric(100*b5, "bm25-recall@5%")
+	b.ReportMetric(100*h1, "holdout-recall@1%")
+	b.ReportMetric(100*h5, "holdout-recall@5%")
+	b.ReportMetric(100*f1, "fresh-recall@1%")
+	b.ReportMetric(100*f5, "fresh-recall@5%")
+}
+
+// BenchmarkIndex builds the index of the twelve servers' 122 tools, as a
+// face does when the catalog changes.
+func BenchmarkIndex(b *testing.B) {
+	docs := ToolDocs(testCatalog(b))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		New(docs)
+	}
+}

@@ -1,0 +1,272 @@
+package search
+
+import "strings"
+
+// The vocabulary: the words people use for what tools do and what they act
+// on, mapped to the words tool names and descriptions use. It is written
+// for tools in general (files, repositories, browsers, chat, maps,
+// databases, memory), never for one query or one server.
+//
+// Three kinds of entries, all in the plain words people type (they are
+// split and stemmed like the text they meet):
+//   - synonyms: each word of a line stands for the others;
+//   - related: the words on the left lead to those on the right, not back
+//     ("visit" finds "navigate", "navigate" is not a visit);
+//   - phrases: a few words together mean something their words alone do
+//     not ("pull request", "look up", "go back"); stop words of a query
+//     may stand between them. The right side lists alternatives, separated
+//     by commas; the words of one alternative must all match.
+const (
+	synonymWeight = 0.7 // a match through the vocabulary, against a literal one
+	relatedWeight = 0.5
+)
+
+var synonymLines = `
+folder directory dir
+save write store persist
+remove delete erase wipe forget discard destroy
+find search lookup locate query
+fetch retrieve obtain read
+code script snippet program
+create make new
+update edit change modify alter replace
+move rename relocate
+send post publish
+reply answer respond
+image picture photo img
+repository repo project
+issue bug ticket
+run execute evaluate eval
+javascript js script
+click tap
+close shut quit exit
+compress gzip zip archive
+coordinate latitude longitude geocode lat lng
+location place position
+direction route itinerary
+distance far mile kilometer km
+elevation altitude
+web internet online
+news article headline
+user people member
+emoji reaction
+relation relationship connection
+entity node
+memory knowledge
+think thought reason reflect
+sql database db
+environment env
+echo repeat
+upload attach
+hover mouseover
+metadata info information detail
+permission access allow
+commit push
+label tag
+back previous
+whole entire complete full
+dialog popup alert modal prompt
+accessibility a11y aria
+glob pattern wildcard
+latest recent last newest
+organization org
+page webpage website site
+near nearby local around
+email mail
+calendar agenda
+event meeting appointment
+document doc
+spreadsheet sheet
+cancel abort stop kill terminate halt
+start launch begin
+restart reboot
+config configuration setting preference
+secret credential password token
+deploy release rollout
+install setup
+error exception failure
+task todo
+note memo
+message msg
+video movie clip
+audio sound
+price cost
+weather forecast
+summarize summary summarise
+statistic stats metric
+`
+
+var relatedLines = `
+list show display view enumerate: list
+show display view print see: read get
+dump export: read all
+download load open: get read content
+open visit browse goto: navigate url
+add: create new insert sum
+google bing duckduckgo: search web
+append insert: edit write add
+put place: write save
+fix correct: edit update
+record log: store save observation
+know knew: knowledge memory search
+say said tell told: message
+box textbox textarea input: field input text
+dm: message
+grab: get capture
+image picture photo: screenshot
+readme txt md json yaml yml csv pdf: file
+pick choose dropdown combobox: select option
+fork clone copy duplicate: fork
+type enter input: type fill
+press keystroke keyboard: press key
+capture: screenshot snapshot
+size big large bytes: size
+when date time modified changed: time modified
+hierarchy recursive recursively structure: tree recursive
+preview: dry run
+history: recent history log
+approve reject: review
+ci build checks passing pass: status check
+table tables row rows column columns: sql database query
+remember memorize recall: memory knowledge store
+check inspect stat exist exists: info metadata
+fact facts note notes: observation
+person someone: entity user
+link linked: relation connect create url
+team workspace: workspace
+chat: message channel
+announcement announce: message post
+email title bio: profile
+text contents: content text
+restaurant restaurants cafe shop shops business businesses coffee: business place local
+drive driving walk travel trip: direction distance travel
+height tall: elevation
+theme: color scheme
+thread: thread reply
+sum total plus: sum add
+markdown: md
+`
+
+var phraseLines = `
+pull request: pull request
+pr: pull request
+prs: pull request
+mr: merge request
+look up: search, find
+look for: search, find
+look at: get, read
+open an issue: create issue
+open a bug: create issue
+open a ticket: create issue
+file an issue: create issue
+file a bug: create issue
+file a ticket: create issue
+report a bug: create issue
+raise an issue: create issue
+open a pull request: create pull request
+open a pr: create pull request
+open a merge request: create merge request
+open a mr: create merge request
+open page: navigate, url
+open web page: navigate, url
+open url: navigate, url
+open website: navigate, url
+open site: navigate, url
+open link: navigate, url
+get rid: delete, remove
+go to: navigate
+go back: back, previous
+mouse over: hover
+up to date: update, latest
+dry run: dry run
+sea level: elevation
+how high: elevation
+dark mode: dark, color scheme
+light mode: light, color scheme
+turn by turn: direction
+how far: distance
+how long: duration, time, distance
+how big: size
+how large: size
+web page: page, url
+knowledge base: knowledge graph
+thumbs up: reaction, emoji
+step by step: thought, sequential
+below the fold: full page
+last changed: modified, time
+last modified: modified, time
+last updated: modified, time`
+
+// vocab is the parsed vocabulary, on stems.
+type vocab struct {
+	synonyms map[string][]string   // stem → the other stems of its lines
+	related  map[string][][]string // stem → what it leads to
+	phrases  []phrase
+}
+
+type phrase struct {
+	words []string   // the words as typed, unstemmed, lower case
+	to    [][]string // alternatives: each a list of stems, all to match
+}
+
+var theVocab = parseVocab()
+
+func parseVocab() *vocab {
+	v := &vocab{synonyms: map[string][]string{}, related: map[string][][]string{}}
+	for _, line := range strings.Split(synonymLines, "\n") {
+		ts := vocabTerms(line)
+		for _, t := range ts {
+			for _, u := range ts {
+				if u != t && !contains(v.synonyms[t], u) {
+					v.synonyms[t] = append(v.synonyms[t], u)
+				}
+			}
+		}
+	}
+	for _, line := range strings.Split(relatedLines, "\n") {
+		from, to, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		for _, f := range vocabTerms(from) {
+			for _, t := range vocabTerms(to) {
+				if t != f {
+					v.related[f] = append(v.related[f], []string{t})
+				}
+			}
+		}
+	}
+	for _, line := range strings.Split(phraseLines, "\n") {
+		from, to, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		p := phrase{words: words(from)}
+		for _, alt := range strings.Split(to, ",") {
+			if ts := vocabTerms(alt); len(ts) > 0 {
+				p.to = append(p.to, ts)
+			}
+		}
+		v.phrases = append(v.phrases, p)
+	}
+	return v
+}
+
+// vocabTerms stems the words of a vocabulary line, stop words included:
+// the vocabulary says what it means.
+func vocabTerms(line string) []string {
+	var out []string
+	for _, w := range words(line) {
+		out = append(out, stem(w))
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
