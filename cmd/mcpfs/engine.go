@@ -21,6 +21,7 @@ import (
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/fs/search"
 	"github.com/mcpfs/mcpfs/skills"
 )
 
@@ -46,6 +47,9 @@ type engine struct {
 	cacheWhy string
 
 	tree atomic.Pointer[mcpfs.Tree]
+
+	// search keeps the search index of the newest tree.
+	search search.Indexer
 
 	// skills is the skill store; nil when there is no place for one.
 	// Trees include its current skills.

@@ -149,6 +149,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	root.AddCommand(newServeCmd(g))
 	root.AddCommand(newDoctorCmd(g))
 	root.AddCommand(newEngineCmd(g))
+	root.AddCommand(newSearchCmd(g))
 	return root
 }
 
