@@ -62,8 +62,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	stderr := newCapture("stderr", r.opts.OutputDir, r.opts.MaxOutput, r.opts.MaxOutputFile)
 	var copies sync.WaitGroup
 	copies.Add(2)
-	go func() { defer copies.Done(); io.Copy(stdout, p.stdout) }()
-	go func() { defer copies.Done(); io.Copy(stderr, p.stderr) }()
+	go func() { defer copies.Done(); io.Copy(tee(stdout, req.Stdout), p.stdout) }()
+	go func() { defer copies.Done(); io.Copy(tee(stderr, req.Stderr), p.stderr) }()
 
 	// Serve the control channel until the worker says done or goes away.
 	var (
@@ -318,4 +318,12 @@ func lastLine(s string) string {
 		s = s[i+1:]
 	}
 	return ": " + s
+}
+
+// tee returns w, also writing to also when it is set.
+func tee(w, also io.Writer) io.Writer {
+	if also == nil {
+		return w
+	}
+	return io.MultiWriter(w, also)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"log/slog"
 	"os"
@@ -140,6 +141,10 @@ type Request struct {
 	// Progress, when set, is called after each tool call ends, from the
 	// goroutine that ran it.
 	Progress func(Call)
+	// Stdout and Stderr, when set, also receive the snippet's output as
+	// it is written, uncut (a page that shows it streaming in). Writes
+	// must not block.
+	Stdout, Stderr io.Writer
 
 	unrestricted bool // tests of the sandbox: see worker.Unrestricted
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -501,6 +502,10 @@ type runOptions struct {
 	Timeout  time.Duration   // zero: the settings' default
 	Strict   bool            // refuse unless every sandbox layer is in force
 	Progress func(exec.Call) // called after each tool call ends; may be nil
+	// WrapCall, when set, wraps the function tool calls go through.
+	WrapCall func(exec.CallFunc) exec.CallFunc
+	// Stdout and Stderr, when set, receive the output as it comes.
+	Stdout, Stderr io.Writer
 }
 
 // runWithProgress is Run, calling progress (when not nil) after each tool
@@ -535,6 +540,10 @@ func (e *engine) runWith(ctx context.Context, filename string, src []byte, ro ru
 	if err != nil {
 		return nil, err
 	}
+	call := exec.CallFunc(e.sup.CallTool)
+	if ro.WrapCall != nil {
+		call = ro.WrapCall(call)
+	}
 	return ref.r.Run(ctx, exec.Request{
 		Filename: filename,
 		Source:   prog.Source,
@@ -543,8 +552,10 @@ func (e *engine) runWith(ctx context.Context, filename string, src []byte, ro ru
 		Files:    prog.Files,
 		Timeout:  ro.Timeout,
 		Strict:   ro.Strict,
-		Call:     e.sup.CallTool,
+		Call:     call,
 		Progress: ro.Progress,
+		Stdout:   ro.Stdout,
+		Stderr:   ro.Stderr,
 	})
 }
 
