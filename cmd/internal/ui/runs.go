@@ -1,0 +1,212 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/mcpfs/mcpfs/exec"
+)
+
+// maxStreamed bounds the output of one run that is kept and streamed to
+// the page while it runs; the run's result (cut as the runner cuts it)
+// replaces it at the end.
+const maxStreamed = 256 << 10
+
+// callInfo is one tool call of a run.
+type callInfo struct {
+	N           int       `json:"n"`
+	Server      string    `json:"server"`
+	Tool        string    `json:"tool"`
+	Start       time.Time `json:"start"`
+	Ms          float64   `json:"ms"`
+	ArgBytes    int       `json:"argBytes"`
+	ResultBytes int       `json:"resultBytes"`
+	Err         string    `json:"err,omitempty"`
+	Done        bool      `json:"done"`
+}
+
+// run is one snippet run from the page. Its fields are guarded by the
+// Server's mu.
+type run struct {
+	ID       int        `json:"id"`
+	Source   string     `json:"source"`
+	Started  time.Time  `json:"started"`
+	State    string     `json:"state"` // running, ok, failed, refused
+	Stdout   string     `json:"stdout"`
+	Stderr   string     `json:"stderr"`
+	Calls    []callInfo `json:"calls"`
+	Exit     int        `json:"exit"`
+	Ms       float64    `json:"ms"`
+	Error    string     `json:"error,omitempty"`
+	Problems []problem  `json:"problems,omitempty"`
+	// OutputFile is where the full stdout is kept when it was cut.
+	OutputFile string `json:"outputFile,omitempty"`
+}
+
+// runSummary is a run in the history list.
+type runSummary struct {
+	ID          int       `json:"id"`
+	Started     time.Time `json:"started"`
+	State       string    `json:"state"`
+	Exit        int       `json:"exit"`
+	Ms          float64   `json:"ms"`
+	Calls       int       `json:"calls"`
+	ResultBytes int       `json:"resultBytes"`
+	OutBytes    int       `json:"outBytes"`
+	First       string    `json:"first"` // the snippet's first line of interest
+}
+
+func (r *run) summary() runSummary {
+	sum := runSummary{ID: r.ID, Started: r.Started, State: r.State, Exit: r.Exit, Ms: r.Ms, Calls: len(r.Calls), OutBytes: len(r.Stdout) + len(r.Stderr), First: gist(r.Source)}
+	for _, c := range r.Calls {
+		sum.ResultBytes += c.ResultBytes
+	}
+	return sum
+}
+
+// outWriter receives one stream of a run's output as it is written.
+type outWriter struct {
+	s      *Server
+	r      *run
+	stream string
+}
+
+func (w outWriter) Write(p []byte) (int, error) {
+	w.s.mu.Lock()
+	cur := &w.r.Stdout
+	if w.stream == "stderr" {
+		cur = &w.r.Stderr
+	}
+	room := maxStreamed - len(*cur)
+	text := string(p)
+	if len(text) > room {
+		text = text[:max(room, 0)]
+	}
+	*cur += text
+	w.s.mu.Unlock()
+	if text != "" {
+		w.s.events.publish("output", map[string]any{"id": w.r.ID, "stream": w.stream, "text": text})
+	}
+	return len(p), nil
+}
+
+func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
+	var req sourceReq
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	if s.ctx.Err() != nil {
+		s.mu.Unlock()
+		writeError(w, http.StatusServiceUnavailable, "the page is closing")
+		return
+	}
+	s.nextID++
+	rn := &run{ID: s.nextID, Source: req.Source, Started: time.Now(), State: "running", Calls: []callInfo{}}
+	s.runs = append(s.runs, rn)
+	if len(s.runs) > s.opts.MaxRuns {
+		s.runs = s.runs[len(s.runs)-s.opts.MaxRuns:]
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	s.events.publish("run", s.snapshot(rn))
+	go func() {
+		defer s.wg.Done()
+		s.execute(rn)
+	}()
+	writeJSON(w, http.StatusAccepted, map[string]int{"id": rn.ID})
+}
+
+// execute runs rn's snippet and records what happened.
+func (s *Server) execute(rn *run) {
+	ctx := s.ctx
+	if s.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout+5*time.Second)
+		defer cancel()
+	}
+	wrap := func(next exec.CallFunc) exec.CallFunc {
+		return func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+			s.mu.Lock()
+			i := len(rn.Calls)
+			rn.Calls = append(rn.Calls, callInfo{N: i + 1, Server: server, Tool: tool, Start: time.Now(), ArgBytes: len(args)})
+			c := rn.Calls[i]
+			s.mu.Unlock()
+			s.events.publish("call", map[string]any{"id": rn.ID, "call": c})
+			out, err := next(ctx, server, tool, args)
+			s.mu.Lock()
+			c = rn.Calls[i]
+			c.Ms = msSince(c.Start)
+			c.ResultBytes = len(out)
+			c.Done = true
+			if err != nil {
+				c.Err = err.Error()
+			}
+			rn.Calls[i] = c
+			s.mu.Unlock()
+			s.events.publish("call", map[string]any{"id": rn.ID, "call": c})
+			return out, err
+		}
+	}
+	res, err := s.eng.Run(ctx, snippetFile, []byte(rn.Source),
+		outWriter{s, rn, "stdout"}, outWriter{s, rn, "stderr"}, wrap)
+	s.mu.Lock()
+	rn.Ms = msSince(rn.Started)
+	switch {
+	case res != nil:
+		rn.Stdout, rn.Stderr, rn.Exit = string(res.Stdout), string(res.Stderr), res.ExitCode
+		rn.OutputFile = res.StdoutFile
+		rn.State = "ok"
+		if err != nil || res.ExitCode != 0 {
+			rn.State = "failed"
+		}
+	case err != nil:
+		rn.State, rn.Exit = "failed", -1
+		if probs, ok := problemsOf(err); ok {
+			rn.State, rn.Problems = "refused", probs
+		}
+	}
+	if err != nil {
+		rn.Error = err.Error()
+		var re *exec.RunError
+		if errors.As(err, &re) && rn.Exit == 0 {
+			rn.Exit = 1
+		}
+	}
+	s.mu.Unlock()
+	s.events.publish("run", s.snapshot(rn))
+}
+
+// snapshot returns a copy of rn that can be encoded without the lock.
+func (s *Server) snapshot(rn *run) run {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := *rn
+	c.Calls = append([]callInfo(nil), rn.Calls...)
+	return c
+}
+
+func (s *Server) handleGetRun(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.Atoi(r.PathValue("id"))
+	s.mu.Lock()
+	var found *run
+	for _, rn := range s.runs {
+		if rn.ID == id {
+			found = rn
+		}
+	}
+	s.mu.Unlock()
+	if found == nil {
+		writeError(w, http.StatusNotFound, "no such run in the history (it keeps the last "+strconv.Itoa(s.opts.MaxRuns)+")")
+		return
+	}
+	writeJSON(w, http.StatusOK, s.snapshot(found))
+}
+
+func msSince(t time.Time) float64 {
+	return float64(time.Since(t).Microseconds()) / 1000
+}

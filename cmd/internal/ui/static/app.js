@@ -1,0 +1,438 @@
+// mcpfs page: plain JavaScript, no library. The server pushes updates as
+// server-sent events (/api/events); the page fetches state once on load.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const bytes = (n) => n < 1024 ? n + " B" : n < 1048576 ? (n / 1024).toFixed(1) + " KB" : (n / 1048576).toFixed(1) + " MB";
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const r = await fetch(path, opts);
+  let data = {};
+  try { data = await r.json(); } catch (e) { data = { error: r.status + " " + r.statusText }; }
+  data._status = r.status;
+  return data;
+}
+
+// ---- Go highlighting (one line at a time: simple, and enough here)
+
+const KEYWORDS = new Set("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var".split(" "));
+const TYPES = new Set("any bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr true false nil iota".split(" "));
+const TOKEN = /(\/\/.*$)|(\/\*.*?(?:\*\/|$))|("(?:[^"\\]|\\.)*"?|`[^`]*`?|'(?:[^'\\]|\\.)*'?)|(\b\d[\d_.xXa-fA-FeE]*\b)|([A-Za-z_]\w*)(?=\s*\()|([A-Za-z_]\w*)/g;
+
+function highlight(line) {
+  let out = "", last = 0, m;
+  TOKEN.lastIndex = 0;
+  while ((m = TOKEN.exec(line)) !== null) {
+    out += esc(line.slice(last, m.index));
+    const t = esc(m[0]);
+    if (m[1] || m[2]) out += '<span class="c">' + t + "</span>";
+    else if (m[3]) out += '<span class="s">' + t + "</span>";
+    else if (m[4]) out += '<span class="n">' + t + "</span>";
+    else if (m[5]) out += KEYWORDS.has(m[5]) ? '<span class="k">' + t + "</span>" : TYPES.has(m[5]) ? '<span class="t">' + t + "</span>" : '<span class="f">' + t + "</span>";
+    else if (KEYWORDS.has(m[6])) out += '<span class="k">' + t + "</span>";
+    else if (TYPES.has(m[6])) out += '<span class="t">' + t + "</span>";
+    else out += t;
+    last = TOKEN.lastIndex;
+    if (m[0] === "") TOKEN.lastIndex++;
+  }
+  return out + esc(line.slice(last));
+}
+
+function highlightGo(text) {
+  return text.split("\n").map(highlight).join("\n");
+}
+
+// ---- editor: a textarea over a highlighted backdrop
+
+const DEFAULT_SNIPPET = `package main
+
+// Import a server's package, call its functions, print a summary:
+// import "mcpfs/servers/<server>" (see the tree on the left).
+
+import (
+	"fmt"
+)
+
+func main() {
+	fmt.Println("hello from mcpfs")
+}
+`;
+
+const ed = $("editor"), backdrop = $("backdrop"), gutter = $("gutter");
+let problems = [];
+let checkTimer = 0, checkSeq = 0;
+
+function renderEditor() {
+  const lines = ed.value.split("\n");
+  const byLine = new Map();
+  for (const p of problems) if (p.line && (!p.file || p.file === "snippet.go")) {
+    if (!byLine.has(p.line)) byLine.set(p.line, []);
+    byLine.get(p.line).push(p);
+  }
+  let html = "", gut = "";
+  lines.forEach((line, i) => {
+    const ps = byLine.get(i + 1);
+    if (!ps) {
+      html += highlight(line);
+      gut += (i + 1);
+    } else {
+      const col = Math.max(0, Math.min(line.length, (ps[0].col || 1) - 1));
+      const word = /^[\w.]*/.exec(line.slice(col))[0] || line.slice(col, col + 1) || " ";
+      const title = esc(ps.map((p) => p.msg).join("\n"));
+      html += '<span class="errline" data-line="' + (i + 1) + '">' + highlight(line.slice(0, col)) +
+        '<span class="errtok" title="' + title + '">' + highlight(word) + "</span>" +
+        highlight(line.slice(col + word.length)) + "</span>";
+      gut += '<span class="bad" title="' + title + '">' + (i + 1) + "</span>";
+    }
+    html += "\n";
+    gut += "\n";
+  });
+  backdrop.innerHTML = html + " ";
+  gutter.innerHTML = gut;
+  syncScroll();
+}
+
+function syncScroll() {
+  backdrop.scrollTop = ed.scrollTop;
+  backdrop.scrollLeft = ed.scrollLeft;
+  gutter.scrollTop = ed.scrollTop;
+}
+
+function renderProblems(resp) {
+  const list = $("problems");
+  list.textContent = "";
+  if (resp.error) {
+    list.append(el("li", "", resp.error));
+  }
+  for (const p of problems) {
+    const li = el("li", "problem");
+    li.textContent = (p.line ? p.line + ":" + p.col + ": " : "") + p.msg;
+    if (p.hint) li.append(el("span", "hint", "hint: " + p.hint));
+    li.addEventListener("click", () => gotoPos(p.line, p.col));
+    list.append(li);
+  }
+}
+
+function gotoPos(line, col) {
+  if (!line) return;
+  const lines = ed.value.split("\n");
+  let off = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) off += lines[i].length + 1;
+  off += Math.max(0, (col || 1) - 1);
+  ed.focus();
+  ed.setSelectionRange(off, off);
+}
+
+function scheduleCheck() {
+  clearTimeout(checkTimer);
+  $("check-state").textContent = "…";
+  checkTimer = setTimeout(checkNow, 250);
+}
+
+async function checkNow() {
+  const seq = ++checkSeq;
+  const src = ed.value;
+  const resp = await api("/api/check", { source: src });
+  if (seq !== checkSeq) return; // a newer check is on its way
+  problems = resp.problems || [];
+  const st = $("check-state");
+  if (resp.ok) { st.textContent = "✓ type-checks (" + resp.ms.toFixed(0) + " ms)"; st.className = "ok-text muted"; }
+  else { st.textContent = (problems.length || 1) + " problem" + (problems.length > 1 ? "s" : ""); st.className = "bad-text muted"; }
+  renderProblems(resp);
+  renderEditor();
+  localStorage.setItem("mcpfs.snippet", src);
+}
+
+ed.addEventListener("input", () => { renderEditor(); scheduleCheck(); });
+ed.addEventListener("scroll", syncScroll);
+ed.addEventListener("keydown", (e) => {
+  if (e.key === "Tab" && !e.shiftKey) {
+    e.preventDefault();
+    document.execCommand("insertText", false, "\t");
+  } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+    e.preventDefault();
+    runSnippet();
+  }
+});
+
+// ---- runs
+
+let current = 0; // the run shown in the Run panel
+
+async function runSnippet() {
+  $("run").disabled = true;
+  $("output").textContent = "";
+  $("calls").tBodies[0].textContent = "";
+  $("run-state").textContent = "starting…";
+  const resp = await api("/api/run", { source: ed.value });
+  $("run").disabled = false;
+  if (!resp.id) { $("run-state").textContent = resp.error || "could not start"; return; }
+  current = resp.id;
+  $("run-state").textContent = "run " + resp.id + ": running…";
+}
+$("run").addEventListener("click", runSnippet);
+
+function appendOutput(stream, text) {
+  const out = $("output");
+  if (stream === "stderr") out.append(el("span", "err", text));
+  else out.append(document.createTextNode(text));
+  out.scrollTop = out.scrollHeight;
+}
+
+function renderCall(c) {
+  const body = $("calls").tBodies[0];
+  let tr = body.querySelector('tr[data-n="' + c.n + '"]');
+  if (!tr) { tr = el("tr"); tr.dataset.n = c.n; body.append(tr); }
+  tr.className = !c.done ? "running" : c.err ? "failed" : "done";
+  tr.textContent = "";
+  tr.append(el("td", "num", String(c.n)), el("td", "", c.server + "." + c.tool),
+    el("td", "num", c.done ? c.ms.toFixed(1) : "…"), el("td", "num", bytes(c.argBytes)),
+    el("td", "num", c.done ? bytes(c.resultBytes) : ""), el("td", "", c.err || ""));
+}
+
+function showRun(r) {
+  current = r.id;
+  const out = $("output");
+  out.textContent = "";
+  if (r.stdout) appendOutput("stdout", r.stdout);
+  if (r.stderr) appendOutput("stderr", r.stderr);
+  if (r.problems && r.problems.length) appendOutput("stderr", r.problems.map((p) => p.line + ":" + p.col + ": " + p.msg).join("\n") + "\n");
+  else if (r.error && r.state !== "ok") appendOutput("stderr", r.error + "\n");
+  $("calls").tBodies[0].textContent = "";
+  (r.calls || []).forEach(renderCall);
+  $("run-state").textContent = runLine(r);
+}
+
+function runLine(r) {
+  if (r.state === "running") return "run " + r.id + ": running…";
+  let got = 0;
+  for (const c of r.calls || []) got += c.resultBytes;
+  const printed = (r.stdout || "").length + (r.stderr || "").length;
+  let s = "run " + r.id + ": " + r.state + ", exit " + r.exit + ", " + r.ms.toFixed(0) + " ms, " + (r.calls || []).length + " calls";
+  if (got > 0) s += "; " + bytes(got) + " of results stayed out of the model's context, " + bytes(printed) + " printed";
+  return s;
+}
+
+const runs = new Map(); // id → summary
+
+function renderHistory() {
+  const list = $("history");
+  list.textContent = "";
+  const ids = [...runs.keys()].sort((a, b) => b - a);
+  for (const id of ids) {
+    const r = runs.get(id);
+    const li = el("li", "click");
+    li.dataset.run = id;
+    li.append(el("span", "badge " + r.state, "#" + id + " " + r.state), el("span", "gist", r.first || ""),
+      el("span", "muted", r.state === "running" ? "…" : r.calls + " calls · " + r.ms.toFixed(0) + " ms"));
+    li.title = "exit " + r.exit + "; " + bytes(r.resultBytes) + " of results, " + bytes(r.outBytes) + " printed";
+    li.addEventListener("click", async () => {
+      const full = await api("/api/runs/" + id);
+      if (!full.id) return;
+      showRun(full);
+      viewer("Run " + id + " (snippet)", highlightGo(full.source), true);
+    });
+    list.append(li);
+  }
+}
+
+function summarize(r) {
+  let rb = 0;
+  for (const c of r.calls || []) rb += c.resultBytes;
+  return { id: r.id, state: r.state, exit: r.exit, ms: r.ms, calls: (r.calls || []).length, resultBytes: rb,
+    outBytes: (r.stdout || "").length + (r.stderr || "").length, first: gistOf(r.source) };
+}
+
+function gistOf(src) {
+  const m = /\b[a-z]\w*\.[A-Z]\w*\(/.exec(src.replace(/fmt\.\w+\(/g, ""));
+  if (m) { const line = src.split("\n").find((l) => l.includes(m[0])); if (line) return line.trim(); }
+  return "";
+}
+
+// ---- servers
+
+function renderServers(list) {
+  const ul = $("servers");
+  ul.textContent = "";
+  if (!list.length) ul.append(el("li", "muted", "no servers in the config"));
+  for (const s of list) {
+    const li = el("li", "state-" + s.state);
+    li.dataset.server = s.name;
+    li.dataset.state = s.state;
+    const name = el("span", "sname click", s.name);
+    name.addEventListener("click", () => browse("servers/" + s.name));
+    li.append(el("span", "dot"), name, el("span", "state", s.state));
+    const meta = [s.transport, s.tools + " tool" + (s.tools === 1 ? "" : "s")];
+    if (s.title || s.version) meta.push([s.title, s.version].filter(Boolean).join(" "));
+    li.append(el("span"), el("span", "smeta", meta.join(" · ")), el("span"));
+    if (s.err) li.append(el("span", "serr", s.err));
+    li.title = s.state + " since " + new Date(s.since).toLocaleTimeString();
+    ul.append(li);
+  }
+}
+
+// ---- tree
+
+async function browse(path) {
+  const r = await api("/api/tree?path=" + encodeURIComponent(path));
+  if (r.error) { viewer(path, esc(r.error)); return; }
+  if (r.text !== undefined) {
+    viewer(r.path, r.path.endsWith(".go") ? highlightGo(r.text) : esc(r.text), true);
+    return;
+  }
+  const crumbs = $("crumbs");
+  crumbs.textContent = "";
+  const parts = r.path === "." ? [] : r.path.split("/");
+  const root = el("a", "", "/");
+  root.addEventListener("click", () => browse("."));
+  crumbs.append(root);
+  parts.forEach((p, i) => {
+    const a = el("a", "", p + "/");
+    a.addEventListener("click", () => browse(parts.slice(0, i + 1).join("/")));
+    crumbs.append(a);
+  });
+  const ul = $("tree");
+  ul.textContent = "";
+  for (const e of r.entries) {
+    const full = (r.path === "." ? "" : r.path + "/") + e.name;
+    const li = el("li", "click");
+    li.dataset.path = full;
+    li.append(el("span", e.dir ? "dir" : "", e.name + (e.dir ? "/" : "")), el("span", "size", e.dir ? "" : bytes(e.size)));
+    li.addEventListener("click", () => browse(full));
+    ul.append(li);
+  }
+}
+
+function viewer(title, html, isHTML) {
+  $("viewer-title").textContent = title;
+  if (isHTML) $("viewer").innerHTML = html; else $("viewer").innerHTML = html;
+  $("viewer").scrollTop = 0;
+}
+$("viewer-close").addEventListener("click", () => viewer("File", '<span class="muted">Pick a file in the tree, a search, a run or a skill.</span>'));
+
+$("search-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const q = $("search").value.trim();
+  if (!q) return;
+  const r = await api("/api/search?q=" + encodeURIComponent(q));
+  viewer("Search: " + q, esc(r.text || r.error || ""));
+});
+
+// ---- skills
+
+function renderSkills(list) {
+  const ul = $("skills");
+  ul.textContent = "";
+  if (!list.length) ul.append(el("li", "muted", "no skills saved yet"));
+  for (const s of list) {
+    const li = el("li", "click");
+    li.dataset.skill = s.name;
+    li.append(el("b", "", s.name), document.createTextNode(" v" + s.version), el("span", "desc", s.description));
+    li.addEventListener("click", () => showSkill(s.name));
+    ul.append(li);
+  }
+}
+
+async function showSkill(name) {
+  const r = await api("/api/skills/" + encodeURIComponent(name));
+  const box = $("skill-detail");
+  box.textContent = "";
+  if (r.error) { box.append(el("div", "msg bad", r.error)); return; }
+  if (r.files) {
+    const go = Object.keys(r.files).filter((f) => f.endsWith(".go")).sort();
+    viewer("skills/" + name + "/" + (go[0] || "SKILL.md"), go[0] ? highlightGo(r.files[go[0]]) : esc(r.files["SKILL.md"] || ""), true);
+  }
+  const t = el("table");
+  for (const v of r.versions) {
+    const tr = el("tr");
+    const view = el("button", "small", "view");
+    view.addEventListener("click", async () => {
+      const vr = await api("/api/skills/" + encodeURIComponent(name) + "/" + v.version);
+      if (!vr.files) return;
+      const text = Object.keys(vr.files).sort().map((f) => "// ---- " + f + "\n" + vr.files[f]).join("\n");
+      viewer("skills/" + name + " v" + v.version, highlightGo(text), true);
+    });
+    tr.append(el("td", "", "v" + v.version), el("td", "muted", new Date(v.saved).toLocaleString()), el("td", "muted", v.removed ? "removed" : (v.note || "")));
+    const act = el("td");
+    if (!v.removed) act.append(view);
+    if (!v.removed && (!r.current || r.current.version !== v.version)) {
+      const restore = el("button", "small", "restore");
+      restore.addEventListener("click", async () => {
+        const rr = await api("/api/skills/" + encodeURIComponent(name) + "/restore", { version: v.version });
+        box.prepend(el("div", "msg " + (rr.error ? "bad" : "good"), rr.error || "restored as v" + rr.version));
+        if (!rr.error) showSkill(name);
+      });
+      act.append(restore);
+    }
+    tr.append(act);
+    t.append(tr);
+  }
+  box.append(t);
+}
+
+$("save-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const msg = $("save-msg");
+  msg.className = "msg";
+  msg.textContent = "saving…";
+  const r = await api("/api/skills", { name: $("save-name").value.trim(), description: $("save-desc").value, source: ed.value });
+  if (r.error) {
+    msg.className = "msg bad";
+    msg.textContent = r.error + (r.problems ? "\n" + r.problems.map((p) => (p.file ? p.file + ":" + p.line + ":" + p.col + ": " : "") + p.msg).join("\n") : "");
+    return;
+  }
+  msg.className = "msg good";
+  msg.textContent = "saved skill " + r.name + " v" + r.version + ": import \"mcpfs/skills/" + r.name + "\" and call " + r.name + ".Main()";
+});
+
+// ---- events
+
+let es = null;
+
+function connect() {
+  es = new EventSource("/api/events");
+  es.addEventListener("open", () => { $("conn").textContent = "live"; $("conn").className = "conn live"; });
+  es.addEventListener("error", () => { $("conn").textContent = "reconnecting…"; $("conn").className = "conn"; });
+  es.addEventListener("servers", (e) => renderServers(JSON.parse(e.data)));
+  es.addEventListener("skills", (e) => renderSkills(JSON.parse(e.data)));
+  es.addEventListener("output", (e) => {
+    const d = JSON.parse(e.data);
+    if (d.id === current) appendOutput(d.stream, d.text);
+  });
+  es.addEventListener("call", (e) => {
+    const d = JSON.parse(e.data);
+    if (d.id === current) renderCall(d.call);
+  });
+  es.addEventListener("run", (e) => {
+    const r = JSON.parse(e.data);
+    runs.set(r.id, summarize(r));
+    renderHistory();
+    if (r.id === current && r.state !== "running") showRun(r);
+  });
+}
+
+async function load() {
+  const t0 = performance.now();
+  ed.value = localStorage.getItem("mcpfs.snippet") || DEFAULT_SNIPPET;
+  renderEditor();
+  connect();
+  const [st] = await Promise.all([api("/api/state"), browse("servers")]);
+  renderServers(st.servers || []);
+  renderSkills(st.skills || []);
+  for (const r of st.runs || []) runs.set(r.id, r);
+  renderHistory();
+  if (!st.skillsOn) { $("save").disabled = true; $("save-msg").textContent = "skills are not available (no data dir)"; }
+  document.body.dataset.ready = "1";
+  window.mcpfsReadyMs = performance.now() - t0;
+  checkNow();
+}
+
+load();
