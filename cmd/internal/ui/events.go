@@ -89,7 +89,8 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// The state now, so that nothing between the page's first load and
 	// this stream is missed.
 	servers, _ := json.Marshal(s.servers())
-	fmt.Fprintf(w, "event: servers\ndata: %s\n\n", servers)
+	skills, _ := json.Marshal(s.skillList())
+	fmt.Fprintf(w, "event: servers\ndata: %s\n\nevent: skills\ndata: %s\n\n", servers, skills)
 	if err := rc.Flush(); err != nil {
 		return
 	}

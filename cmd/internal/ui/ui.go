@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,6 +80,7 @@ type Server struct {
 	opts    Options
 	log     *slog.Logger
 	handler http.Handler
+	index   string // static/index.html
 	events  *broker
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -102,12 +105,18 @@ func New(eng Engine, opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{eng: eng, opts: opts, log: log, events: newBroker()}
+	index, csp, err := inlinePage()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{eng: eng, opts: opts, log: log, events: newBroker(), index: index}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	mux := http.NewServeMux()
 	sub, _ := iofs.Sub(static, "static")
 	files := http.FileServerFS(sub)
 	mux.Handle("GET /", noStore(files))
+	mux.HandleFunc("GET /{$}", s.handleIndex)
+	mux.HandleFunc("GET /index.html", s.handleIndex)
 	mux.HandleFunc("GET /api/state", s.handleState)
 	mux.HandleFunc("GET /api/events", s.handleEvents)
 	mux.HandleFunc("GET /api/tree", s.handleTree)
@@ -119,7 +128,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 	mux.HandleFunc("GET /api/skills/{name}", s.handleSkill)
 	mux.HandleFunc("GET /api/skills/{name}/{version}", s.handleSkillVersion)
 	mux.HandleFunc("POST /api/skills/{name}/restore", s.handleRestore)
-	s.handler = &guard{token: []byte(opts.Token), next: securityHeaders(mux)}
+	s.handler = &guard{token: []byte(opts.Token), next: securityHeaders(csp, mux)}
 	s.stop = eng.Follow(func() {
 		s.events.publish("servers", s.servers())
 		s.events.publish("skills", s.skillList())
@@ -146,11 +155,42 @@ func noStore(h http.Handler) http.Handler {
 	})
 }
 
-// securityHeaders keeps the page to its own assets and out of frames.
-func securityHeaders(h http.Handler) http.Handler {
+// inlinePage returns index.html with app.css and app.js in it (one
+// response: no request waits for another before the page shows), and the
+// content security policy that allows exactly those two inline blocks.
+func inlinePage() (page, csp string, err error) {
+	var files [3][]byte
+	for i, name := range []string{"index.html", "app.css", "app.js"} {
+		if files[i], err = static.ReadFile("static/" + name); err != nil {
+			return "", "", err
+		}
+	}
+	css, js := string(files[1]), string(files[2])
+	page = string(files[0])
+	for _, r := range []struct{ old, new string }{
+		{`<link rel="stylesheet" href="app.css">`, "<style>" + css + "</style>"},
+		{`<script src="app.js" defer></script>`, ""},
+		{`</body>`, "<script>" + js + "</script>\n</body>"},
+	} {
+		if !strings.Contains(page, r.old) {
+			return "", "", fmt.Errorf("static/index.html has no %s", r.old)
+		}
+		page = strings.Replace(page, r.old, r.new, 1)
+	}
+	hash := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	csp = "default-src 'self'; style-src 'self' " + hash(css) + "; script-src 'self' " + hash(js) +
+		"; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+	return page, csp, nil
+}
+
+// securityHeaders keeps the page to its own code and out of frames.
+func securityHeaders(csp string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
-		hd.Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+		hd.Set("Content-Security-Policy", csp)
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Referrer-Policy", "no-referrer")
 		hd.Set("X-Frame-Options", "DENY")
@@ -217,66 +257,104 @@ func infoOf(sk skills.Skill) skillInfo {
 	return si
 }
 
-func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
+// state is what the page shows first: the servers, the skills, the runs
+// and the listing of servers/.
+func (s *Server) state() map[string]any {
 	s.mu.Lock()
 	runs := make([]runSummary, 0, len(s.runs))
 	for i := len(s.runs) - 1; i >= 0; i-- {
 		runs = append(runs, s.runs[i].summary())
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{
+	tree, _, _ := s.treeAt("servers")
+	return map[string]any{
 		"servers":  s.servers(),
 		"skills":   s.skillList(),
 		"runs":     runs,
 		"skillsOn": s.eng.Skills() != nil,
-	})
+		"tree":     tree,
+	}
 }
 
-// handleTree lists a directory of the tree or returns a file's text.
-func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
-	p := r.URL.Query().Get("path")
-	if p == "" || p == "/" {
-		p = "."
-	}
-	p = strings.Trim(path.Clean(p), "/")
-	if !iofs.ValidPath(p) {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q is not a path in the tree", p))
-		return
-	}
-	tree := s.eng.Tree()
-	fi, err := iofs.Stat(tree, p)
-	if err != nil {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("%s: %v", p, errors.Unwrap(err)))
-		return
-	}
-	if !fi.IsDir() {
-		data, err := iofs.ReadFile(tree, p)
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, err.Error())
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"path": p, "text": string(data), "size": len(data)})
-		return
-	}
-	entries, err := iofs.ReadDir(tree, p)
+func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.state())
+}
+
+// stateMark is where index.html gets the state, so that the page shows it
+// without a request of its own.
+const stateMark = "<!--STATE-->"
+
+// handleIndex serves index.html with the state in it, as a JSON data
+// block (not a script: the content security policy allows no inline
+// script). json.Marshal escapes <, > and &, so the data cannot end the
+// element.
+func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
+	data, err := json.Marshal(s.state())
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	type entry struct {
-		Name string `json:"name"`
-		Dir  bool   `json:"dir"`
-		Size int64  `json:"size"`
+	page := strings.Replace(s.index, stateMark, `<script type="application/json" id="state">`+string(data)+`</script>`, 1)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, page)
+}
+
+// handleTree lists a directory of the tree or returns a file's text.
+func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
+	v, code, err := s.treeAt(r.URL.Query().Get("path"))
+	if err != nil {
+		writeError(w, code, err.Error())
+		return
 	}
-	list := make([]entry, 0, len(entries))
+	writeJSON(w, http.StatusOK, v)
+}
+
+// treeEntry is one entry of a directory of the tree.
+type treeEntry struct {
+	Name string `json:"name"`
+	Dir  bool   `json:"dir"`
+	Size int64  `json:"size"`
+}
+
+// treeAt returns the listing of the directory p of the tree, or the text
+// of the file p; on error, the HTTP status to answer with.
+func (s *Server) treeAt(p string) (any, int, error) {
+	if p == "" || p == "/" {
+		p = "."
+	}
+	p = strings.Trim(path.Clean(p), "/")
+	if p == "" {
+		p = "."
+	}
+	if !iofs.ValidPath(p) {
+		return nil, http.StatusBadRequest, fmt.Errorf("%q is not a path in the tree", p)
+	}
+	tree := s.eng.Tree()
+	fi, err := iofs.Stat(tree, p)
+	if err != nil {
+		return nil, http.StatusNotFound, fmt.Errorf("%s: no such file or directory in the tree", p)
+	}
+	if !fi.IsDir() {
+		data, err := iofs.ReadFile(tree, p)
+		if err != nil {
+			return nil, http.StatusInternalServerError, err
+		}
+		return map[string]any{"path": p, "text": string(data), "size": len(data)}, 0, nil
+	}
+	entries, err := iofs.ReadDir(tree, p)
+	if err != nil {
+		return nil, http.StatusInternalServerError, err
+	}
+	list := make([]treeEntry, 0, len(entries))
 	for _, e := range entries {
-		en := entry{Name: e.Name(), Dir: e.IsDir()}
+		en := treeEntry{Name: e.Name(), Dir: e.IsDir()}
 		if info, err := e.Info(); err == nil && !e.IsDir() {
 			en.Size = info.Size()
 		}
 		list = append(list, en)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"path": p, "entries": list})
+	return map[string]any{"path": p, "entries": list}, 0, nil
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {

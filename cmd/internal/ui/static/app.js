@@ -10,6 +10,7 @@ const el = (tag, cls, text) => {
   return e;
 };
 const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const plural = (n, w) => n + " " + w + (n === 1 ? "" : "s");
 const bytes = (n) => n < 1024 ? n + " B" : n < 1048576 ? (n / 1024).toFixed(1) + " KB" : (n / 1048576).toFixed(1) + " MB";
 
 async function api(path, body) {
@@ -144,7 +145,7 @@ async function checkNow() {
   if (seq !== checkSeq) return; // a newer check is on its way
   problems = resp.problems || [];
   const st = $("check-state");
-  if (resp.ok) { st.textContent = "✓ type-checks (" + resp.ms.toFixed(0) + " ms)"; st.className = "ok-text muted"; }
+  if (resp.ok) { st.textContent = "✓ type-checks (" + resp.ms.toFixed(1) + " ms)"; st.className = "ok-text muted"; }
   else { st.textContent = (problems.length || 1) + " problem" + (problems.length > 1 ? "s" : ""); st.className = "bad-text muted"; }
   renderProblems(resp);
   renderEditor();
@@ -167,6 +168,33 @@ ed.addEventListener("keydown", (e) => {
 
 let current = 0; // the run shown in the Run panel
 
+// The events of a run can arrive before the answer to the POST that
+// started it: those of runs not shown are kept a while, and replayed when
+// the run is shown.
+const early = new Map(); // run id → [[kind, data], ...]
+
+function runEvent(kind, d) {
+  const id = d.id;
+  if (kind === "run") {
+    runs.set(d.id, summarize(d));
+    renderHistory();
+  }
+  if (id === current) {
+    applyRunEvent(kind, d);
+    return;
+  }
+  if (!early.has(id)) early.set(id, []);
+  const list = early.get(id);
+  if (list.length < 5000) list.push([kind, d]);
+  if (kind === "run" && d.state !== "running") setTimeout(() => { if (id !== current) early.delete(id); }, 10000);
+}
+
+function applyRunEvent(kind, d) {
+  if (kind === "output") appendOutput(d.stream, d.text);
+  else if (kind === "call") renderCall(d.call);
+  else if (kind === "run" && d.state !== "running") showRun(d);
+}
+
 async function runSnippet() {
   $("run").disabled = true;
   $("output").textContent = "";
@@ -177,6 +205,8 @@ async function runSnippet() {
   if (!resp.id) { $("run-state").textContent = resp.error || "could not start"; return; }
   current = resp.id;
   $("run-state").textContent = "run " + resp.id + ": running…";
+  for (const [kind, d] of early.get(current) || []) applyRunEvent(kind, d);
+  early.delete(current);
 }
 $("run").addEventListener("click", runSnippet);
 
@@ -216,7 +246,7 @@ function runLine(r) {
   let got = 0;
   for (const c of r.calls || []) got += c.resultBytes;
   const printed = (r.stdout || "").length + (r.stderr || "").length;
-  let s = "run " + r.id + ": " + r.state + ", exit " + r.exit + ", " + r.ms.toFixed(0) + " ms, " + (r.calls || []).length + " calls";
+  let s = "run " + r.id + ": " + r.state + ", exit " + r.exit + ", " + r.ms.toFixed(0) + " ms, " + plural((r.calls || []).length, "call");
   if (got > 0) s += "; " + bytes(got) + " of results stayed out of the model's context, " + bytes(printed) + " printed";
   return s;
 }
@@ -232,7 +262,7 @@ function renderHistory() {
     const li = el("li", "click");
     li.dataset.run = id;
     li.append(el("span", "badge " + r.state, "#" + id + " " + r.state), el("span", "gist", r.first || ""),
-      el("span", "muted", r.state === "running" ? "…" : r.calls + " calls · " + r.ms.toFixed(0) + " ms"));
+      el("span", "muted", r.state === "running" ? "…" : plural(r.calls, "call") + " · " + r.ms.toFixed(0) + " ms"));
     li.title = "exit " + r.exit + "; " + bytes(r.resultBytes) + " of results, " + bytes(r.outBytes) + " printed";
     li.addEventListener("click", async () => {
       const full = await api("/api/runs/" + id);
@@ -288,6 +318,10 @@ async function browse(path) {
     viewer(r.path, r.path.endsWith(".go") ? highlightGo(r.text) : esc(r.text), true);
     return;
   }
+  renderTree(r);
+}
+
+function renderTree(r) {
   const crumbs = $("crumbs");
   crumbs.textContent = "";
   const parts = r.path === "." ? [] : r.path.split("/");
@@ -353,18 +387,34 @@ async function showSkill(name) {
   const t = el("table");
   for (const v of r.versions) {
     const tr = el("tr");
+    const pending = [];
     const view = el("button", "small", "view");
+    view.dataset.act = "view";
+    view.dataset.v = v.version;
     view.addEventListener("click", async () => {
       const vr = await api("/api/skills/" + encodeURIComponent(name) + "/" + v.version);
       if (!vr.files) return;
       const text = Object.keys(vr.files).sort().map((f) => "// ---- " + f + "\n" + vr.files[f]).join("\n");
       viewer("skills/" + name + " v" + v.version, highlightGo(text), true);
     });
+    if (!v.removed && r.files && r.current && r.current.version !== v.version) {
+      const diff = el("button", "small", "diff");
+      diff.dataset.act = "diff";
+      diff.dataset.v = v.version;
+      diff.addEventListener("click", async () => {
+        const vr = await api("/api/skills/" + encodeURIComponent(name) + "/" + v.version);
+        if (!vr.files) return;
+        viewer("skills/" + name + ": v" + v.version + " → v" + r.current.version, diffFiles(vr.files, r.files), true);
+      });
+      pending.push(diff);
+    }
     tr.append(el("td", "", "v" + v.version), el("td", "muted", new Date(v.saved).toLocaleString()), el("td", "muted", v.removed ? "removed" : (v.note || "")));
     const act = el("td");
-    if (!v.removed) act.append(view);
+    if (!v.removed) act.append(view, ...pending);
     if (!v.removed && (!r.current || r.current.version !== v.version)) {
       const restore = el("button", "small", "restore");
+      restore.dataset.act = "restore";
+      restore.dataset.v = v.version;
       restore.addEventListener("click", async () => {
         const rr = await api("/api/skills/" + encodeURIComponent(name) + "/restore", { version: v.version });
         box.prepend(el("div", "msg " + (rr.error ? "bad" : "good"), rr.error || "restored as v" + rr.version));
@@ -376,6 +426,32 @@ async function showSkill(name) {
     t.append(tr);
   }
   box.append(t);
+}
+
+// diffFiles shows the line changes from files a to files b.
+function diffFiles(a, b) {
+  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  let html = "";
+  for (const n of names) {
+    if (a[n] === b[n]) continue;
+    html += '<span class="c">--- ' + esc(n) + "</span>\n" + diffLines((a[n] || "").split("\n"), (b[n] || "").split("\n"));
+  }
+  return html || '<span class="muted">no differences</span>';
+}
+
+// diffLines is a longest-common-subsequence line diff: enough for skills.
+function diffLines(x, y) {
+  const m = x.length, n = y.length;
+  const lcs = Array.from({ length: m + 1 }, () => new Uint32Array(n + 1));
+  for (let i = m - 1; i >= 0; i--) for (let j = n - 1; j >= 0; j--)
+    lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  let out = "", i = 0, j = 0;
+  while (i < m || j < n) {
+    if (i < m && j < n && x[i] === y[j]) { out += "  " + esc(x[i]) + "\n"; i++; j++; }
+    else if (j < n && (i === m || lcs[i][j + 1] >= lcs[i + 1][j])) { out += '<span class="add">+ ' + esc(y[j]) + "</span>\n"; j++; }
+    else { out += '<span class="del">- ' + esc(x[i]) + "</span>\n"; i++; }
+  }
+  return out;
 }
 
 $("save-form").addEventListener("submit", async (e) => {
@@ -396,42 +472,38 @@ $("save-form").addEventListener("submit", async (e) => {
 // ---- events
 
 let es = null;
+const streamed = { servers: false, skills: false };
 
 function connect() {
   es = new EventSource("/api/events");
   es.addEventListener("open", () => { $("conn").textContent = "live"; $("conn").className = "conn live"; });
   es.addEventListener("error", () => { $("conn").textContent = "reconnecting…"; $("conn").className = "conn"; });
-  es.addEventListener("servers", (e) => renderServers(JSON.parse(e.data)));
-  es.addEventListener("skills", (e) => renderSkills(JSON.parse(e.data)));
-  es.addEventListener("output", (e) => {
-    const d = JSON.parse(e.data);
-    if (d.id === current) appendOutput(d.stream, d.text);
-  });
-  es.addEventListener("call", (e) => {
-    const d = JSON.parse(e.data);
-    if (d.id === current) renderCall(d.call);
-  });
-  es.addEventListener("run", (e) => {
-    const r = JSON.parse(e.data);
-    runs.set(r.id, summarize(r));
-    renderHistory();
-    if (r.id === current && r.state !== "running") showRun(r);
-  });
+  // The stream starts with the servers and skills as they are, then
+  // sends every change: it is newer than /api/state, which only fills in
+  // what the stream has not sent yet.
+  es.addEventListener("servers", (e) => { streamed.servers = true; renderServers(JSON.parse(e.data)); });
+  es.addEventListener("skills", (e) => { streamed.skills = true; renderSkills(JSON.parse(e.data)); });
+  for (const kind of ["output", "call", "run"]) {
+    es.addEventListener(kind, (e) => runEvent(kind, JSON.parse(e.data)));
+  }
 }
 
+// load shows the state the page came with (or fetches it), then follows
+// the event stream.
 async function load() {
-  const t0 = performance.now();
   ed.value = localStorage.getItem("mcpfs.snippet") || DEFAULT_SNIPPET;
   renderEditor();
   connect();
-  const [st] = await Promise.all([api("/api/state"), browse("servers")]);
-  renderServers(st.servers || []);
-  renderSkills(st.skills || []);
+  const boot = document.getElementById("state");
+  const st = boot ? JSON.parse(boot.textContent) : await api("/api/state");
+  if (!streamed.servers) renderServers(st.servers || []);
+  if (!streamed.skills) renderSkills(st.skills || []);
+  if (st.tree) renderTree(st.tree); else await browse("servers");
   for (const r of st.runs || []) runs.set(r.id, r);
   renderHistory();
   if (!st.skillsOn) { $("save").disabled = true; $("save-msg").textContent = "skills are not available (no data dir)"; }
   document.body.dataset.ready = "1";
-  window.mcpfsReadyMs = performance.now() - t0;
+  window.mcpfsReadyAt = performance.now(); // from the start of navigation
   checkNow();
 }
 

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/mcpfs/mcpfs/cmd/internal/ui"
+)
+
+// screenshotEnv names a file the browser test writes a screenshot of the
+// page to (README's docs/ui.png): MCPFS_UI_SCREENSHOT=docs/ui.png.
+const screenshotEnv = "MCPFS_UI_SCREENSHOT"
+
+// chromium returns the path of a Chromium (or Chrome) to drive, or why
+// there is none.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := osexec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium to drive: install Debian's chromium (test.sh does when CI=true) to run the browser test")
+	return ""
+}
+
+// TestUIInBrowser drives the page in a real Chromium: a server goes from
+// connecting to ready, a snippet typed with an error is marked at its
+// position, fixed, run (its output and tool call show), and saved as a
+// skill that then is listed.
+func TestUIInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser: skipped with -short")
+	}
+	exe := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox, // root, in a container
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1500, 940),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(actx)
+	defer cancelTab()
+	// The browser's start is not the page's: start it first, with no
+	// timeout on the context of that first call (it would end the
+	// browser).
+	if err := chromedp.Do(tab); err != nil {
+		t.Fatalf("start %s: %v", exe, err)
+	}
+	_, g, _ := watchedConfig(t, `{"mcpServers": {"docs": {"command": "sh", "args": ["-c", "sleep 1.5; exec mcpfs builtin docstore"]}}}`)
+	cfg, err := g.loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := startEngine(context.Background(), g, cfg, engineOptions{WarmRunner: true})
+	defer e.Close()
+	const token = "test-token-0123456789abcdef"
+	srv, err := ui.New(uiEngine{e}, ui.Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	defer srv.Close() // before hs.Close: ends the event stream
+
+	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
+	defer cancel()
+	do := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			body, _ := chromedp.Run(tab, chromedp.Text(chromedp.CSS("main")))
+			t.Fatalf("%s: %v\npage text:\n%s", what, err, body)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return s
+	}
+	eval := func(expr string) any {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr))
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", expr, err)
+		}
+		return v
+	}
+	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+
+	// Load the page: the URL with the token sets the cookie and redirects.
+	start := time.Now()
+	do("load the page",
+		chromedp.Navigate(hs.URL+"/?token="+token),
+		chromedp.WaitVisible(css(`body[data-ready="1"]`)),
+	)
+	loaded := time.Since(start)
+	readyMs := eval(`window.mcpfsReadyAt`)
+	connecting := eval(`!!document.querySelector('#servers li[data-server="docs"][data-state="connecting"]')`)
+	t.Logf("page usable %v after navigating (the page's clock: %.0f ms from navigation start, redirect included)", loaded.Round(time.Millisecond), readyMs)
+	if url, _ := chromedp.Run(ctx, chromedp.Location()); strings.Contains(url, "token") {
+		t.Errorf("after the redirect the URL is %s, want no token in it", url)
+	}
+	switch {
+	case connecting == true:
+	case loaded < time.Second:
+		t.Errorf("server docs was not connecting when the page loaded, %v after the engine started; its start takes 1.5 s", loaded)
+	default:
+		t.Logf("server docs was not seen connecting: the page took %v to load", loaded)
+	}
+	do("see server docs ready", chromedp.WaitVisible(css(`#servers li[data-server="docs"][data-state="ready"]`)))
+
+	// Type a snippet with an error: list.Document is not a field.
+	snippet := "package main\n\nimport (\n    \"fmt\"\n\n    \"mcpfs/servers/docs\"\n)\n\nfunc main() {\n" +
+		"    list, err := docs.ListDocuments(docs.ListDocumentsArgs{})\n" +
+		"    if err != nil {\n        fmt.Println(\"error:\", err)\n        return\n    }\n" +
+		"    fmt.Println(len(list.Document), \"documents\")\n}\n"
+	do("type a snippet with an error and see it marked",
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Run(ctx, chromedp.Evaluate[any](`document.getElementById("editor").value = ""`))
+			return err
+		}),
+		chromedp.SendKeys(css("#editor"), snippet),
+		// Checks run while typing: wait for the one of the whole text.
+		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll("#problems li.problem")].some(li => li.textContent.includes("Document"))`, chromedp.WithPollingTimeout(20*time.Second)),
+		chromedp.WaitReady(css(`#backdrop .errtok`)),
+	)
+	if p := text(`#problems li.problem`); !strings.HasPrefix(p, "15:") || !strings.Contains(p, "Document") {
+		t.Errorf("problem shown: %q, want one at line 15 about Document", p)
+	}
+	if m := eval(`document.querySelector("#backdrop .errtok").textContent`); m != "Document" {
+		t.Errorf("marked in the editor: %q, want the selector Document", m)
+	}
+
+	// Fix it: type the missing s after list.Document.
+	eval(`(() => { const ed = document.getElementById("editor"); const i = ed.value.indexOf("list.Document") + "list.Document".length; ed.focus(); ed.setSelectionRange(i, i); })()`)
+	do("fix it",
+		chromedp.SendKeys(css("#editor"), "s"),
+		chromedp.WaitNotPresent(css(`#problems li.problem`)),
+		chromedp.WaitNotPresent(css(`#backdrop .errtok`)),
+	)
+	if s := text("#check-state"); !strings.Contains(s, "type-checks") {
+		t.Errorf("check state after the fix: %q, want it to say it type-checks", s)
+	}
+
+	// Run it: its output streams in, its call is listed.
+	do("run it and see its output and calls",
+		chromedp.Click(css("#run")),
+		chromedp.WaitVisible(css(`#calls tbody tr.done`)),
+		chromedp.Poll[chromedp.Void](`document.getElementById("run-state").textContent.includes("exit 0")`, chromedp.WithPollingTimeout(30*time.Second)),
+		chromedp.WaitVisible(css(`#history li[data-run="1"]`)),
+	)
+	if out := text("#output"); !strings.Contains(out, "5 documents") {
+		t.Errorf("output: %q, want the document count", out)
+	}
+	if calls := text("#calls tbody"); !strings.Contains(calls, "docs.list_documents") {
+		t.Errorf("calls: %q, want docs.list_documents", calls)
+	}
+	t.Logf("run: %s", text("#run-state"))
+
+	// Save it as a skill: it is listed.
+	do("save it as a skill and see it listed",
+		chromedp.SendKeys(css("#save-name"), "countdocs"),
+		chromedp.SendKeys(css("#save-desc"), "Count the documents in the docs store. Use it to check the store is there."),
+		chromedp.Click(css("#save")),
+		chromedp.WaitVisible(css(`#skills li[data-skill="countdocs"]`)),
+	)
+	if l := text(`#skills li[data-skill="countdocs"]`); !strings.Contains(l, "v1") {
+		t.Errorf("skill listed as %q, want version 1", l)
+	}
+
+	// Save a second version, see what changed, restore the first.
+	eval(`(() => { const ed = document.getElementById("editor"); ed.value = ed.value.replace('"documents"', '"documents in the store"'); ed.dispatchEvent(new Event("input")); })()`)
+	do("save a second version",
+		chromedp.Click(css("#save")),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#skills li[data-skill="countdocs"]').textContent.includes("v2")`, chromedp.WithPollingTimeout(20*time.Second)),
+		chromedp.Click(css(`#skills li[data-skill="countdocs"]`)),
+		chromedp.WaitVisible(css(`#skill-detail button[data-act="diff"][data-v="1"]`)),
+		chromedp.Click(css(`#skill-detail button[data-act="diff"][data-v="1"]`)),
+		chromedp.WaitVisible(css(`#viewer .add`)),
+	)
+	if d := text("#viewer .add"); !strings.Contains(d, "documents in the store") {
+		t.Errorf("diff v1 → v2 adds %q, want the changed line", d)
+	}
+	do("restore version 1",
+		chromedp.Click(css(`#skill-detail button[data-act="restore"][data-v="1"]`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#skills li[data-skill="countdocs"]').textContent.includes("v3")`, chromedp.WithPollingTimeout(20*time.Second)),
+		// The versions shown again, v3 current: v2 can be restored now.
+		chromedp.WaitVisible(css(`#skill-detail button[data-act="restore"][data-v="2"]`)),
+	)
+	if sk, ok := e.Skills().Get("countdocs"); !ok || !strings.Contains(string(sk.Files["countdocs.go"]), `"documents")`) {
+		t.Errorf("after restoring v1 the skill's file is\n%s\nwant version 1's", sk.Files["countdocs.go"])
+	}
+
+	// Read a tool's Go file (and leave it shown for the screenshot).
+	do("read a tool's Go file",
+		chromedp.Click(css(`#tree li[data-path="servers/docs"]`)),
+		chromedp.WaitVisible(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
+		chromedp.Click(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
+		chromedp.WaitVisible(css(`#viewer .k`)),
+	)
+	if code := text("#viewer"); !strings.Contains(code, "func ReadDocument(") {
+		t.Errorf("viewer shows %.200q..., want read_document.go", code)
+	}
+
+	// How soon the page is usable, by the page's own clock: from the start
+	// of navigation (redirect included) to the first render with the
+	// state, and the page's own part of it, from its first byte.
+	timing := func(ctx context.Context) (total, own float64) {
+		v, _ := chromedp.Run(ctx, chromedp.Evaluate[any](`[window.mcpfsReadyAt, window.mcpfsReadyAt - performance.getEntriesByType("navigation")[0].responseStart]`))
+		if a, ok := v.([]any); ok && len(a) == 2 {
+			total, _ = a[0].(float64)
+			own, _ = a[1].(float64)
+		}
+		return total, own
+	}
+	report := func(how string, total, own []float64) {
+		slices.Sort(total)
+		slices.Sort(own)
+		t.Logf("page usable %s: median %.0f ms (slowest %.0f), of which the page's own part from its first byte %.0f ms (slowest %.0f), %d loads",
+			how, total[len(total)/2], total[len(total)-1], own[len(own)/2], own[len(own)-1], len(total))
+	}
+	var total, own []float64
+	for range 5 {
+		do("reload", chromedp.Reload(), chromedp.WaitVisible(css(`body[data-ready="1"]`)))
+		a, b := timing(ctx)
+		total, own = append(total, a), append(own, b)
+	}
+	report("after a reload", total, own)
+	// The way a user comes: the printed URL opened in a new tab of a
+	// running browser.
+	total, own = total[:0], own[:0]
+	for range 5 {
+		tab2, cancel2 := chromedp.NewContext(tab)
+		if err := chromedp.Do(tab2, chromedp.Navigate(hs.URL+"/?token="+token), chromedp.WaitVisible(css(`body[data-ready="1"]`))); err != nil {
+			t.Fatalf("open the page in a new tab: %v", err)
+		}
+		a, b := timing(tab2)
+		total, own = append(total, a), append(own, b)
+		cancel2()
+	}
+	report("in a new tab", total, own)
+	do("show the run and the tool file again",
+		chromedp.Click(css(`#history li[data-run="1"]`)),
+		chromedp.WaitVisible(css(`#calls tbody tr.done`)),
+		chromedp.Click(css(`#tree li[data-path="servers/docs"]`)),
+		chromedp.WaitVisible(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
+		chromedp.Click(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
+		chromedp.WaitVisible(css(`#viewer .k`)),
+	)
+
+	if path := os.Getenv(screenshotEnv); path != "" {
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !filepath.IsAbs(path) {
+			path = filepath.Join("..", "..", path) // from cmd/mcpfs to the module root
+		}
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", path)
+	}
+}
