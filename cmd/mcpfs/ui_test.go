@@ -46,7 +46,7 @@ func TestUIInBrowser(t *testing.T) {
 		chromedp.ExecPath(exe),
 		chromedp.NoSandbox, // root, in a container
 		chromedp.DisableGPU,
-		chromedp.WindowSize(1500, 940),
+		chromedp.WindowSize(1600, 1000),
 		chromedp.UserDataDir(t.TempDir()),
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -59,7 +59,9 @@ func TestUIInBrowser(t *testing.T) {
 	if err := chromedp.Do(tab); err != nil {
 		t.Fatalf("start %s: %v", exe, err)
 	}
-	_, g, _ := watchedConfig(t, `{"mcpServers": {"docs": {"command": "sh", "args": ["-c", "sleep 1.5; exec mcpfs builtin docstore"]}}}`)
+	_, g, _ := watchedConfig(t, `{"mcpServers": {
+		"docs": {"command": "sh", "args": ["-c", "sleep 1.5; exec mcpfs builtin docstore"]},
+		"notes": {"command": "mcpfs-ui-test-no-such-server"}}}`)
 	cfg, err := g.loadConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +124,10 @@ func TestUIInBrowser(t *testing.T) {
 	default:
 		t.Logf("server docs was not seen connecting: the page took %v to load", loaded)
 	}
-	do("see server docs ready", chromedp.WaitVisible(css(`#servers li[data-server="docs"][data-state="ready"]`)))
+	do("see server docs ready, and notes failed with its error",
+		chromedp.WaitVisible(css(`#servers li[data-server="docs"][data-state="ready"]`)),
+		chromedp.WaitVisible(css(`#servers li[data-server="notes"][data-state="failed"] .serr`)),
+	)
 
 	// Type a snippet with an error: list.Document is not a field.
 	snippet := "package main\n\nimport (\n    \"fmt\"\n\n    \"mcpfs/servers/docs\"\n)\n\nfunc main() {\n" +
@@ -211,7 +216,7 @@ func TestUIInBrowser(t *testing.T) {
 		chromedp.Click(css(`#tree li[data-path="servers/docs"]`)),
 		chromedp.WaitVisible(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
 		chromedp.Click(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
-		chromedp.WaitVisible(css(`#viewer .k`)),
+		chromedp.Poll[chromedp.Void](`document.getElementById("viewer-title").textContent == "servers/docs/read_document.go"`, chromedp.WithPollingTimeout(20*time.Second)),
 	)
 	if code := text("#viewer"); !strings.Contains(code, "func ReadDocument(") {
 		t.Errorf("viewer shows %.200q..., want read_document.go", code)
@@ -260,7 +265,7 @@ func TestUIInBrowser(t *testing.T) {
 		chromedp.Click(css(`#tree li[data-path="servers/docs"]`)),
 		chromedp.WaitVisible(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
 		chromedp.Click(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
-		chromedp.WaitVisible(css(`#viewer .k`)),
+		chromedp.Poll[chromedp.Void](`document.getElementById("viewer-title").textContent == "servers/docs/read_document.go"`, chromedp.WithPollingTimeout(20*time.Second)),
 	)
 
 	if path := os.Getenv(screenshotEnv); path != "" {
