@@ -1,0 +1,400 @@
+package ui
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	iofs "io/fs"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/exec"
+	"github.com/mcpfs/mcpfs/exec/check"
+	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/skills"
+)
+
+const testToken = "test-token-0123456789"
+
+// testEngine is an engine over a real tree of one server, notes, the real
+// checker and a real skill store. Its runs do not start a worker: they
+// write the output and make the calls that run says, so that the page's
+// part (streaming, history, events) is what is tested here; the real
+// engine runs in cmd/mcpfs's browser test.
+type testEngine struct {
+	tree   *mcpfs.Tree
+	skills *skills.Store
+
+	mu      sync.Mutex
+	changed []func()
+}
+
+func newTestEngine(t *testing.T) *testEngine {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]any{
+		"name":        "search",
+		"description": "Search the notes.",
+		"inputSchema": map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"query": map[string]any{"type": "string"}},
+			"required":   []string{"query"},
+		},
+	})
+	cat := &discovery.Catalog{Version: 1, Servers: []discovery.ServerSnapshot{{
+		Name: "notes", Key: "notes", Transport: "stdio", State: discovery.StateReady,
+		Tools: []discovery.Tool{{Name: "search", Raw: raw}},
+	}}}
+	st, err := skills.Open(t.TempDir(), skills.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testEngine{tree: mcpfs.New(cat, mcpfs.Options{}), skills: st}
+}
+
+func (e *testEngine) Servers() []discovery.ServerSnapshot { return e.tree.Catalog().Servers }
+func (e *testEngine) Tree() iofs.FS                       { return e.tree }
+func (e *testEngine) Search(q string, n int) string       { return "search: " + q }
+func (e *testEngine) Skills() *skills.Store               { return e.skills }
+
+func (e *testEngine) Follow(f func()) func() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.changed = append(e.changed, f)
+	return func() {}
+}
+
+func (e *testEngine) Check(filename string, src []byte) error {
+	_, err := check.Check(filename, src, e.tree, check.Options{})
+	return err
+}
+
+func (e *testEngine) Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, wrap func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
+	if err := e.Check(filename, src); err != nil {
+		return nil, err
+	}
+	call := wrap(func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"hits":["a","b","c"]}`), nil
+	})
+	io.WriteString(stdout, "first line\n")
+	out, err := call(ctx, "notes", "search", json.RawMessage(`{"query":"x"}`))
+	if err != nil {
+		return nil, err
+	}
+	io.WriteString(stdout, "got "+string(out)+"\n")
+	return &exec.Result{Stdout: []byte("first line\ngot " + string(out) + "\n"), Calls: []exec.Call{{Server: "notes", Tool: "search"}}}, nil
+}
+
+func newTestServer(t *testing.T) (*Server, *httptest.Server, *testEngine) {
+	t.Helper()
+	eng := newTestEngine(t)
+	s, err := New(eng, Options{Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	t.Cleanup(func() { s.Close(); hs.Close() })
+	return s, hs, eng
+}
+
+// do sends a request with the bearer token (unless header says otherwise).
+func do(t *testing.T, hs *httptest.Server, method, path, body string, header map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, hs.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	if h, ok := header["Host"]; ok {
+		req.Host = h
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func TestGuard(t *testing.T) {
+	_, hs, _ := newTestServer(t)
+	self := strings.TrimPrefix(hs.URL, "http://")
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		header map[string]string
+		want   int
+	}{
+		{"bearer token", "GET", "/api/state", nil, 200},
+		{"no token", "GET", "/api/state", map[string]string{"Authorization": ""}, 401},
+		{"wrong token", "GET", "/api/state", map[string]string{"Authorization": "Bearer nope"}, 401},
+		{"no token, page", "GET", "/", map[string]string{"Authorization": ""}, 401},
+		{"wrong token in the URL", "GET", "/?token=nope", map[string]string{"Authorization": ""}, 401},
+		{"token in the URL", "GET", "/?token=" + testToken, map[string]string{"Authorization": ""}, 303},
+		{"DNS rebinding: another Host", "GET", "/api/state", map[string]string{"Host": "evil.example:80"}, 403},
+		{"localhost Host", "GET", "/api/state", map[string]string{"Host": "localhost:1234"}, 200},
+		{"[::1] Host", "GET", "/api/state", map[string]string{"Host": "[::1]:1234"}, 200},
+		{"own Origin", "POST", "/api/check", map[string]string{"Origin": "http://" + self}, 200},
+		{"another loopback Origin", "POST", "/api/check", map[string]string{"Origin": "http://localhost:5173"}, 403},
+		{"another site's Origin", "POST", "/api/check", map[string]string{"Origin": "https://evil.example"}, 403},
+		{"cross-site fetch", "GET", "/api/state", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
+		{"same-site fetch (another port)", "GET", "/api/state", map[string]string{"Sec-Fetch-Site": "same-site"}, 403},
+		{"same-origin fetch", "GET", "/api/state", map[string]string{"Sec-Fetch-Site": "same-origin"}, 200},
+		{"a form post", "POST", "/api/run", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := ""
+			if tt.method == "POST" {
+				body = `{"source":"package main\nfunc main() {}\n"}`
+			}
+			resp := do(t, hs, tt.method, tt.path, body, tt.header)
+			if resp.StatusCode != tt.want {
+				b, _ := io.ReadAll(resp.Body)
+				t.Errorf("got %d, want %d (%s)", resp.StatusCode, tt.want, strings.TrimSpace(string(b)))
+			}
+		})
+	}
+}
+
+// TestTokenCookie opens the page the way a user does: the URL with the
+// token sets an HttpOnly, SameSite=Strict cookie and redirects to the
+// page without the token, which the cookie then opens.
+func TestTokenCookie(t *testing.T) {
+	_, hs, _ := newTestServer(t)
+	resp := do(t, hs, "GET", "/?token="+testToken, "", map[string]string{"Authorization": ""})
+	if loc := resp.Header.Get("Location"); loc != "/" {
+		t.Errorf("redirect to %q, want /", loc)
+	}
+	cookies := resp.Cookies()
+	if len(cookies) != 1 || cookies[0].Value != testToken || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookies %v, want one HttpOnly SameSite=Strict cookie with the token", cookies)
+	}
+	page := do(t, hs, "GET", "/", "", map[string]string{"Authorization": "", "Cookie": cookies[0].Name + "=" + cookies[0].Value})
+	if page.StatusCode != 200 {
+		t.Fatalf("page with the cookie: %d, want 200", page.StatusCode)
+	}
+	b, _ := io.ReadAll(page.Body)
+	html := string(b)
+	if !strings.Contains(html, `<script type="application/json" id="state">`) || !strings.Contains(html, `"name":"notes"`) {
+		t.Errorf("the page does not carry the state with server notes")
+	}
+	// Every inline block must be allowed by the policy, or the browser
+	// runs nothing.
+	csp := page.Header.Get("Content-Security-Policy")
+	for _, m := range regexp.MustCompile(`(?s)<(style|script)>(.*?)</(?:style|script)>`).FindAllStringSubmatch(html, -1) {
+		sum := sha256.Sum256([]byte(m[2]))
+		if h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(csp, h) {
+			t.Errorf("inline <%s> of %d bytes: its hash %s is not in the policy %q", m[1], len(m[2]), h, csp)
+		}
+	}
+	if !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("policy %q: want frame-ancestors 'none' and no unsafe-inline", csp)
+	}
+}
+
+func TestCheckProblems(t *testing.T) {
+	_, hs, _ := newTestServer(t)
+	src := "package main\n\nimport \"mcpfs/servers/notes\"\n\nfunc main() {\n\tnotes.Search(notes.SearchArgs{Query: 1})\n}\n"
+	resp := do(t, hs, "POST", "/api/check", mustJSON(map[string]string{"source": src}), nil)
+	var got struct {
+		OK       bool
+		Problems []problem
+	}
+	json.NewDecoder(resp.Body).Decode(&got)
+	if got.OK || len(got.Problems) == 0 {
+		t.Fatalf("check of a wrong snippet: %+v, want problems", got)
+	}
+	if p := got.Problems[0]; p.Line != 6 || p.Col == 0 || p.Msg == "" {
+		t.Errorf("problem %+v, want one positioned at line 6", p)
+	}
+}
+
+// TestRunStreams runs a snippet and reads the event stream: the run
+// starts, its output and its call come as they happen (the call with its
+// sizes), and the run ends; the history has it.
+func TestRunStreams(t *testing.T) {
+	_, hs, _ := newTestServer(t)
+	req, _ := http.NewRequest("GET", hs.URL+"/api/events", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	events, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer events.Body.Close()
+	sc := bufio.NewScanner(events.Body)
+	next := func() (string, string) {
+		t.Helper()
+		var name, data string
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				data = strings.TrimPrefix(line, "data: ")
+			case line == "" && name != "":
+				return name, data
+			}
+		}
+		t.Fatalf("event stream ended: %v", sc.Err())
+		return "", ""
+	}
+	for _, want := range []string{"servers", "skills"} {
+		if name, _ := next(); name != want {
+			t.Fatalf("stream starts with %q, want %q", name, want)
+		}
+	}
+	src := "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(1) }\n"
+	resp := do(t, hs, "POST", "/api/run", mustJSON(map[string]string{"source": src}), nil)
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("run: %d, want 202", resp.StatusCode)
+	}
+	var seq []string
+	var final run
+	for len(seq) < 10 {
+		name, data := next()
+		switch name {
+		case "run":
+			json.Unmarshal([]byte(data), &final)
+			seq = append(seq, "run "+final.State)
+		case "output":
+			var o struct{ Text string }
+			json.Unmarshal([]byte(data), &o)
+			seq = append(seq, "output "+strings.TrimSpace(o.Text))
+		case "call":
+			var c struct{ Call callInfo }
+			json.Unmarshal([]byte(data), &c)
+			seq = append(seq, "call "+c.Call.Server+"."+c.Call.Tool+" done="+boolText(c.Call.Done))
+		}
+		if name == "run" && final.State != "running" {
+			break
+		}
+	}
+	want := []string{"run running", "output first line", "call notes.search done=false", "call notes.search done=true",
+		`output got {"hits":["a","b","c"]}`, "run ok"}
+	if strings.Join(seq, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(seq, "\n"), strings.Join(want, "\n"))
+	}
+	if len(final.Calls) != 1 || final.Calls[0].ArgBytes != len(`{"query":"x"}`) || final.Calls[0].ResultBytes != len(`{"hits":["a","b","c"]}`) {
+		t.Errorf("the run's calls: %+v, want one with its argument and result sizes", final.Calls)
+	}
+	var got run
+	json.NewDecoder(do(t, hs, "GET", "/api/runs/1", "", nil).Body).Decode(&got)
+	if got.Source != src || got.State != "ok" || !strings.Contains(got.Stdout, "got ") {
+		t.Errorf("history has %+v, want the run", got)
+	}
+}
+
+func boolText(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// TestSaveSkill saves a snippet as a skill, twice, and restores the
+// first version, through the API and a real skill store.
+func TestSaveSkill(t *testing.T) {
+	_, hs, eng := newTestServer(t)
+	src := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"mcpfs/servers/notes\"\n)\n\nfunc main() {\n\tres, err := notes.Search(notes.SearchArgs{Query: \"go\"})\n\tfmt.Println(res, err)\n}\n"
+	save := func(src string) *http.Response {
+		return do(t, hs, "POST", "/api/skills", mustJSON(map[string]string{"name": "findgo", "description": "Find notes about Go.", "source": src}), nil)
+	}
+	if r := save(src); r.StatusCode != 200 {
+		b, _ := io.ReadAll(r.Body)
+		t.Fatalf("save: %d %s", r.StatusCode, b)
+	}
+	if r := save(strings.Replace(src, `"go"`, `"golang"`, 1)); r.StatusCode != 200 {
+		t.Fatalf("second save: %d", r.StatusCode)
+	}
+	sk, ok := eng.skills.Get("findgo")
+	if !ok || sk.Version != 2 || !strings.Contains(string(sk.Files["findgo.go"]), "func Main()") {
+		t.Fatalf("skill after two saves: %+v, want version 2 with func Main", sk)
+	}
+	var detail struct {
+		Versions []skills.Version
+	}
+	json.NewDecoder(do(t, hs, "GET", "/api/skills/findgo", "", nil).Body).Decode(&detail)
+	if len(detail.Versions) != 2 || detail.Versions[0].Version != 2 {
+		t.Errorf("versions %+v, want 2 then 1", detail.Versions)
+	}
+	if r := do(t, hs, "POST", "/api/skills/findgo/restore", `{"version":1}`, nil); r.StatusCode != 200 {
+		t.Fatalf("restore: %d", r.StatusCode)
+	}
+	if sk, _ := eng.skills.Get("findgo"); sk.Version != 3 || !strings.Contains(string(sk.Files["findgo.go"]), `"go"`) {
+		t.Errorf("after restoring version 1: version %d\n%s", sk.Version, sk.Files["findgo.go"])
+	}
+	// A snippet that does not check is refused with positioned problems.
+	r := save("package main\n\nfunc main() { undefinedThing() }\n")
+	var refused struct {
+		Problems []problem
+	}
+	json.NewDecoder(r.Body).Decode(&refused)
+	if r.StatusCode != http.StatusUnprocessableEntity || len(refused.Problems) == 0 || refused.Problems[0].Line != 3 {
+		t.Errorf("bad save: %d %+v, want 422 with a problem at line 3", r.StatusCode, refused.Problems)
+	}
+}
+
+func TestSkillFiles(t *testing.T) {
+	src := []byte("// A snippet.\npackage main\n\nimport \"fmt\"\n\nfunc helper() string { return \"main\" }\n\nfunc main() {\n\tfmt.Println(helper())\n}\n")
+	files, err := SkillFiles("greet", "Say hello.\nTwice.", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "// A snippet.\npackage greet\n\nimport \"fmt\"\n\nfunc helper() string { return \"main\" }\n\nfunc Main() {\n\tfmt.Println(helper())\n}\n"
+	if got := string(files["greet.go"]); got != want {
+		t.Errorf("greet.go:\n%s\nwant:\n%s", got, want)
+	}
+	fm, probs := skills.ParseFrontMatter("SKILL.md", files["SKILL.md"])
+	if len(probs) > 0 || fm.Name != "greet" || fm.Description != "Say hello. Twice." {
+		t.Errorf("front matter %+v %v, want name greet and the description on one line", fm, probs)
+	}
+	for _, bad := range []struct{ name, desc, src string }{
+		{"Greet", "d", "package main"},
+		{"greet", " ", "package main"},
+		{"greet", "d", "package main\nfunc main() {"},
+	} {
+		if _, err := SkillFiles(bad.name, bad.desc, []byte(bad.src)); err == nil {
+			t.Errorf("SkillFiles(%q, %q, %q) = nil error, want one", bad.name, bad.desc, bad.src)
+		}
+	}
+}
+
+func TestLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "LOCALHOST:80": true, "127.0.0.1:8080": true, "127.9.9.9": true, "[::1]:1": true,
+		"evil.example": false, "localhost.evil.example": false, "10.0.0.1:80": false, "": false, "[::2]:1": false,
+	} {
+		if got := loopbackHost(host); got != want {
+			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
