@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +34,66 @@ func chromium(t *testing.T) string {
 	}
 	t.Skip("no Chromium to drive: install Debian's chromium (test.sh does when CI=true) to run the browser test")
 	return ""
+}
+
+// TestUICommand runs mcpfs ui: it prints the page's URL with the token,
+// the page answers with it, and Ctrl-C (the context ending) stops it.
+func TestUICommand(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(cfgPath, []byte(`{"mcpServers": {"docs": {"command": "mcpfs", "args": ["builtin", "docstore"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errs := &lockedBuffer{}
+	g := &globals{stdin: strings.NewReader(""), stdout: io.Discard, stderr: errs, cwd: dir}
+	if code := execute(context.Background(), g, []string{"--config", cfgPath, "ui", "--open=false", "--addr", "0.0.0.0:0"}); code != exitUsage || !strings.Contains(errs.String(), "loopback only") {
+		t.Errorf("ui --addr 0.0.0.0:0: exit %d, %q; want exit %d saying loopback only", code, errs.String(), exitUsage)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	out := &lockedBuffer{}
+	go func() {
+		g := &globals{stdin: strings.NewReader(""), stdout: out, stderr: io.Discard, cwd: dir}
+		done <- execute(ctx, g, []string{"--config", cfgPath, "--data-dir", filepath.Join(dir, "data"), "ui", "--open=false"})
+	}()
+	var url string
+	deadline := time.Now().Add(20 * time.Second)
+	for url == "" {
+		if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?token=\S+`).FindString(out.String()); m != "" {
+			url = m
+		} else if time.Now().After(deadline) {
+			t.Fatalf("mcpfs ui printed %q, want the page's URL", out.String())
+		} else {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 {
+		t.Errorf("GET the printed URL: %d with %d cookies, want 303 with the token's cookie", resp.StatusCode, len(resp.Cookies()))
+	}
+	base, _, _ := strings.Cut(url, "/?")
+	if resp, err := http.Get(base + "/api/state"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET /api/state without the token: %d, want 401", resp.StatusCode)
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("mcpfs ui ended with %d after Ctrl-C, want 0", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("mcpfs ui did not stop after Ctrl-C")
+	}
 }
 
 // TestUIInBrowser drives the page in a real Chromium: a server goes from
