@@ -59,6 +59,14 @@ if ! command -v fusermount3 >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-g
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fuse3 >/dev/null
 fi
 
+echo "== Chromium (the browser test of mcpfs ui)"
+# The page's test drives Debian's chromium; without it that test skips and
+# says why. It is installed only when CI=true asks for system packages: a
+# developer's machine is left as it is.
+if [ "${CI:-}" = true ] && ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
 echo "== installing staticcheck $STATICCHECK_VERSION"
 GOBIN="$(pwd)/.bin" go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
 
