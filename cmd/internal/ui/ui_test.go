@@ -38,7 +38,7 @@ type testEngine struct {
 	changed []func()
 }
 
-func newTestEngine(t *testing.T) *testEngine {
+func newTestEngine(t testing.TB) *testEngine {
 	t.Helper()
 	raw, _ := json.Marshal(map[string]any{
 		"name":        "search",
