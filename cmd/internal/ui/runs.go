@@ -45,6 +45,8 @@ type run struct {
 	Problems []problem  `json:"problems,omitempty"`
 	// OutputFile is where the full stdout is kept when it was cut.
 	OutputFile string `json:"outputFile,omitempty"`
+
+	cancel context.CancelFunc // stops the run; set while it runs
 }
 
 // runSummary is a run in the history list.
@@ -106,7 +108,8 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.nextID++
-	rn := &run{ID: s.nextID, Source: req.Source, Started: time.Now(), State: "running", Calls: []callInfo{}}
+	ctx, cancel := context.WithCancel(s.ctx)
+	rn := &run{ID: s.nextID, Source: req.Source, Started: time.Now(), State: "running", Calls: []callInfo{}, cancel: cancel}
 	s.runs = append(s.runs, rn)
 	if len(s.runs) > s.opts.MaxRuns {
 		s.runs = s.runs[len(s.runs)-s.opts.MaxRuns:]
@@ -116,19 +119,14 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	s.events.publish("run", s.snapshot(rn))
 	go func() {
 		defer s.wg.Done()
-		s.execute(rn)
+		defer cancel()
+		s.execute(ctx, rn)
 	}()
 	writeJSON(w, http.StatusAccepted, map[string]int{"id": rn.ID})
 }
 
 // execute runs rn's snippet and records what happened.
-func (s *Server) execute(rn *run) {
-	ctx := s.ctx
-	if s.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout+5*time.Second)
-		defer cancel()
-	}
+func (s *Server) execute(ctx context.Context, rn *run) {
 	wrap := func(next exec.CallFunc) exec.CallFunc {
 		return func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
 			s.mu.Lock()
@@ -155,6 +153,7 @@ func (s *Server) execute(rn *run) {
 	res, err := s.eng.Run(ctx, snippetFile, []byte(rn.Source),
 		outWriter{s, rn, "stdout"}, outWriter{s, rn, "stderr"}, wrap)
 	s.mu.Lock()
+	rn.cancel = nil
 	rn.Ms = msSince(rn.Started)
 	switch {
 	case res != nil:
@@ -190,16 +189,39 @@ func (s *Server) snapshot(rn *run) run {
 	return c
 }
 
-func (s *Server) handleGetRun(w http.ResponseWriter, r *http.Request) {
+// findRun returns the run of the history with the id in the path, or nil.
+func (s *Server) findRun(r *http.Request) *run {
 	id, _ := strconv.Atoi(r.PathValue("id"))
 	s.mu.Lock()
-	var found *run
+	defer s.mu.Unlock()
 	for _, rn := range s.runs {
 		if rn.ID == id {
-			found = rn
+			return rn
 		}
 	}
+	return nil
+}
+
+// handleStop stops a run in progress.
+func (s *Server) handleStop(w http.ResponseWriter, r *http.Request) {
+	rn := s.findRun(r)
+	if rn == nil {
+		writeError(w, http.StatusNotFound, "no such run in the history")
+		return
+	}
+	s.mu.Lock()
+	stop := rn.cancel
 	s.mu.Unlock()
+	if stop == nil {
+		writeError(w, http.StatusConflict, "the run has ended")
+		return
+	}
+	stop()
+	writeJSON(w, http.StatusAccepted, map[string]int{"id": rn.ID})
+}
+
+func (s *Server) handleGetRun(w http.ResponseWriter, r *http.Request) {
+	found := s.findRun(r)
 	if found == nil {
 		writeError(w, http.StatusNotFound, "no such run in the history (it keeps the last "+strconv.Itoa(s.opts.MaxRuns)+")")
 		return

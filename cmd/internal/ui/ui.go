@@ -55,10 +55,9 @@ type Options struct {
 	Token string
 	// Logger receives problems at debug and warn level; nil discards.
 	Logger *slog.Logger
-	// MaxRuns is how many runs the history keeps. Default 50.
+	// MaxRuns is how many runs the history keeps. Default 50. A run's
+	// time limit is the engine's.
 	MaxRuns int
-	// Timeout bounds a run from the page. Zero: the engine's default.
-	Timeout time.Duration
 }
 
 // ErrNoToken is returned by New when Options.Token is empty.
@@ -124,6 +123,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 	mux.HandleFunc("POST /api/check", s.handleCheck)
 	mux.HandleFunc("POST /api/run", s.handleRun)
 	mux.HandleFunc("GET /api/runs/{id}", s.handleGetRun)
+	mux.HandleFunc("POST /api/runs/{id}/stop", s.handleStop)
 	mux.HandleFunc("POST /api/skills", s.handleSaveSkill)
 	mux.HandleFunc("GET /api/skills/{name}", s.handleSkill)
 	mux.HandleFunc("GET /api/skills/{name}/{version}", s.handleSkillVersion)
@@ -209,6 +209,10 @@ type serverInfo struct {
 	Version   string    `json:"version,omitempty"`
 	Title     string    `json:"title,omitempty"`
 	Tools     int       `json:"tools"`
+	// Stale: the tools are a cached or last-known listing, not a live one.
+	Stale     bool      `json:"stale,omitempty"`
+	Restarts  int       `json:"restarts,omitempty"`
+	NextRetry time.Time `json:"nextRetry,omitzero"`
 }
 
 func (s *Server) servers() []serverInfo {
@@ -222,6 +226,7 @@ func (s *Server) servers() []serverInfo {
 		out = append(out, serverInfo{
 			Name: sv.Name, Key: sv.Key, Transport: sv.Transport, State: string(sv.State),
 			Err: sv.Err, Since: sv.Since, Version: sv.ServerVersion, Title: title, Tools: len(sv.Tools),
+			Stale: sv.Stale, Restarts: sv.Restarts, NextRetry: sv.NextRetry,
 		})
 	}
 	return out

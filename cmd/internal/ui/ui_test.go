@@ -81,6 +81,11 @@ func (e *testEngine) Run(ctx context.Context, filename string, src []byte, stdou
 	if err := e.Check(filename, src); err != nil {
 		return nil, err
 	}
+	if strings.Contains(string(src), "forever") {
+		io.WriteString(stdout, "waiting\n")
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	call := wrap(func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{"hits":["a","b","c"]}`), nil
 	})
@@ -305,6 +310,35 @@ func TestRunStreams(t *testing.T) {
 	json.NewDecoder(do(t, hs, "GET", "/api/runs/1", "", nil).Body).Decode(&got)
 	if got.Source != src || got.State != "ok" || !strings.Contains(got.Stdout, "got ") {
 		t.Errorf("history has %+v, want the run", got)
+	}
+}
+
+// TestStopRun stops a run that would not end by itself.
+func TestStopRun(t *testing.T) {
+	s, hs, _ := newTestServer(t)
+	src := "package main\n\nfunc main() { /* forever */ }\n"
+	if r := do(t, hs, "POST", "/api/run", mustJSON(map[string]string{"source": src}), nil); r.StatusCode != http.StatusAccepted {
+		t.Fatalf("run: %d", r.StatusCode)
+	}
+	if r := do(t, hs, "POST", "/api/runs/1/stop", "{}", nil); r.StatusCode != http.StatusAccepted {
+		t.Fatalf("stop: %d, want 202", r.StatusCode)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rn := s.snapshot(s.runs[0])
+		if rn.State != "running" {
+			if rn.State != "failed" || !strings.Contains(rn.Error, "canceled") {
+				t.Errorf("stopped run: state %s, error %q; want failed, canceled", rn.State, rn.Error)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run did not stop")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if r := do(t, hs, "POST", "/api/runs/1/stop", "{}", nil); r.StatusCode != http.StatusConflict {
+		t.Errorf("stop of an ended run: %d, want 409", r.StatusCode)
 	}
 }
 

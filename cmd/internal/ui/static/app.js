@@ -205,10 +205,12 @@ async function runSnippet() {
   if (!resp.id) { $("run-state").textContent = resp.error || "could not start"; return; }
   current = resp.id;
   $("run-state").textContent = "run " + resp.id + ": running…";
+  $("stop").hidden = false;
   for (const [kind, d] of early.get(current) || []) applyRunEvent(kind, d);
   early.delete(current);
 }
 $("run").addEventListener("click", runSnippet);
+$("stop").addEventListener("click", () => { if (current) api("/api/runs/" + current + "/stop", {}); });
 
 function appendOutput(stream, text) {
   const out = $("output");
@@ -230,6 +232,7 @@ function renderCall(c) {
 
 function showRun(r) {
   current = r.id;
+  $("stop").hidden = r.state !== "running";
   const out = $("output");
   out.textContent = "";
   if (r.stdout) appendOutput("stdout", r.stdout);
@@ -300,8 +303,10 @@ function renderServers(list) {
     const name = el("span", "sname click", s.name);
     name.addEventListener("click", () => browse("servers/" + s.name));
     li.append(el("span", "dot"), name, el("span", "state", s.state));
-    const meta = [s.transport, s.tools + " tool" + (s.tools === 1 ? "" : "s")];
+    const meta = [s.transport, plural(s.tools, "tool") + (s.stale ? " (cached)" : "")];
     if (s.title || s.version) meta.push([s.title, s.version].filter(Boolean).join(" "));
+    if (s.restarts) meta.push("restarted " + plural(s.restarts, "time"));
+    if (s.nextRetry) meta.push("retry at " + new Date(s.nextRetry).toLocaleTimeString());
     li.append(el("span"), el("span", "smeta", meta.join(" · ")), el("span"));
     if (s.err) li.append(el("span", "serr", s.err));
     li.title = s.state + " since " + new Date(s.since).toLocaleTimeString();
