@@ -285,6 +285,15 @@ func TestUIInBrowser(t *testing.T) {
 		t.Errorf("viewer shows %.200q..., want read_document.go", code)
 	}
 
+	// Search: the ranked search of mcpfs search.
+	do("search the tools",
+		chromedp.SendKeys(css("#search"), "read a document\n"),
+		chromedp.Poll[chromedp.Void](`document.getElementById("viewer-title").textContent.startsWith("Search:")`, chromedp.WithPollingTimeout(20*time.Second)),
+	)
+	if hits := text("#viewer"); !strings.Contains(hits, "docs.ReadDocument") {
+		t.Errorf("search shows %q, want docs.ReadDocument among the hits", hits)
+	}
+
 	// How soon the page is usable, by the page's own clock: from the start
 	// of navigation (redirect included) to the first render with the
 	// state, and the page's own part of it, from its first byte.
