@@ -339,6 +339,13 @@ func TestUIInBrowser(t *testing.T) {
 		chromedp.Click(css(`#tree li[data-path="servers/docs/read_document.go"]`)),
 		chromedp.Poll[chromedp.Void](`document.getElementById("viewer-title").textContent == "servers/docs/read_document.go"`, chromedp.WithPollingTimeout(20*time.Second)),
 	)
+	// The next edit, with a mistake the check marks: the state the
+	// screenshot shows.
+	eval(`(() => { const ed = document.getElementById("editor"); ed.value = ed.value.replace('"documents in the store")', '"documents in the store")\n    fmt.Println(list.Documents[0].Title, list.Documents[0].Size)'); ed.dispatchEvent(new Event("input")); })()`)
+	do("an edit with a mistake is marked",
+		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll("#problems li.problem")].some(li => li.textContent.includes("Size"))`, chromedp.WithPollingTimeout(20*time.Second)),
+		chromedp.WaitReady(css(`#backdrop .errtok`)),
+	)
 
 	if path := os.Getenv(screenshotEnv); path != "" {
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
