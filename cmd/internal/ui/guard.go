@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"path"
 	"strings"
 )
 
@@ -40,12 +41,20 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		http.SetCookie(w, &http.Cookie{Name: cookieName(r.Host), Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		u := *r.URL
-		v := u.Query()
+		// A relative redirect (the same path, without the token), so that
+		// the page works under a path prefix too (http.StripPrefix).
+		loc := "./"
+		if p := r.URL.Path; !strings.HasSuffix(p, "/") {
+			loc = path.Base(p)
+		}
+		v := r.URL.Query()
 		v.Del("token")
-		u.RawQuery = v.Encode()
+		if q := v.Encode(); q != "" {
+			loc += "?" + q
+		}
+		w.Header().Set("Location", loc)
 		w.Header().Set("Cache-Control", "no-store")
-		http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+		w.WriteHeader(http.StatusSeeOther)
 		return
 	}
 	if s := r.Header.Get("Sec-Fetch-Site"); s == "cross-site" || s == "same-site" {

@@ -188,8 +188,8 @@ func TestGuard(t *testing.T) {
 func TestTokenCookie(t *testing.T) {
 	_, hs, _ := newTestServer(t)
 	resp := do(t, hs, "GET", "/?token="+testToken, "", map[string]string{"Authorization": ""})
-	if loc := resp.Header.Get("Location"); loc != "/" {
-		t.Errorf("redirect to %q, want /", loc)
+	if loc := resp.Header.Get("Location"); loc != "./" {
+		t.Errorf("redirect to %q, want ./ (the same page, relative)", loc)
 	}
 	cookies := resp.Cookies()
 	if len(cookies) != 1 || cookies[0].Value != testToken || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
@@ -215,6 +215,24 @@ func TestTokenCookie(t *testing.T) {
 	}
 	if !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-inline") {
 		t.Errorf("policy %q: want frame-ancestors 'none' and no unsafe-inline", csp)
+	}
+}
+
+// TestUnderPrefix serves the page under /ui/ (as another HTTP face could):
+// the redirect and the page's requests stay under it.
+func TestUnderPrefix(t *testing.T) {
+	s, _, _ := newTestServer(t)
+	mux := http.NewServeMux()
+	mux.Handle("/ui/", http.StripPrefix("/ui", s))
+	hs := httptest.NewServer(mux)
+	defer hs.Close()
+	resp := do(t, hs, "GET", "/ui/?token="+testToken, "", map[string]string{"Authorization": ""})
+	loc, err := resp.Request.URL.Parse(resp.Header.Get("Location"))
+	if err != nil || loc.Path != "/ui/" || loc.RawQuery != "" {
+		t.Errorf("redirect to %v (%v), want /ui/", loc, err)
+	}
+	if r := do(t, hs, "GET", "/ui/api/state", "", nil); r.StatusCode != 200 {
+		t.Errorf("GET /ui/api/state: %d, want 200", r.StatusCode)
 	}
 }
 

@@ -141,7 +141,7 @@ function scheduleCheck() {
 async function checkNow() {
   const seq = ++checkSeq;
   const src = ed.value;
-  const resp = await api("/api/check", { source: src });
+  const resp = await api("api/check", { source: src });
   if (seq !== checkSeq) return; // a newer check is on its way
   problems = resp.problems || [];
   const st = $("check-state");
@@ -200,7 +200,7 @@ async function runSnippet() {
   $("output").textContent = "";
   $("calls").tBodies[0].textContent = "";
   $("run-state").textContent = "starting…";
-  const resp = await api("/api/run", { source: ed.value });
+  const resp = await api("api/run", { source: ed.value });
   $("run").disabled = false;
   if (!resp.id) { $("run-state").textContent = resp.error || "could not start"; return; }
   current = resp.id;
@@ -210,7 +210,7 @@ async function runSnippet() {
   early.delete(current);
 }
 $("run").addEventListener("click", runSnippet);
-$("stop").addEventListener("click", () => { if (current) api("/api/runs/" + current + "/stop", {}); });
+$("stop").addEventListener("click", () => { if (current) api("api/runs/" + current + "/stop", {}); });
 
 function appendOutput(stream, text) {
   const out = $("output");
@@ -268,7 +268,7 @@ function renderHistory() {
       el("span", "muted", r.state === "running" ? "…" : plural(r.calls, "call") + " · " + r.ms.toFixed(0) + " ms"));
     li.title = "exit " + r.exit + "; " + bytes(r.resultBytes) + " of results, " + bytes(r.outBytes) + " printed";
     li.addEventListener("click", async () => {
-      const full = await api("/api/runs/" + id);
+      const full = await api("api/runs/" + id);
       if (!full.id) return;
       showRun(full);
       viewer("Run " + id + " (snippet)", highlightGo(full.source), true);
@@ -317,7 +317,7 @@ function renderServers(list) {
 // ---- tree
 
 async function browse(path) {
-  const r = await api("/api/tree?path=" + encodeURIComponent(path));
+  const r = await api("api/tree?path=" + encodeURIComponent(path));
   if (r.error) { viewer(path, esc(r.error)); return; }
   if (r.text !== undefined) {
     viewer(r.path, r.path.endsWith(".go") ? highlightGo(r.text) : esc(r.text), true);
@@ -361,7 +361,7 @@ $("search-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const q = $("search").value.trim();
   if (!q) return;
-  const r = await api("/api/search?q=" + encodeURIComponent(q));
+  const r = await api("api/search?q=" + encodeURIComponent(q));
   viewer("Search: " + q, esc(r.text || r.error || ""));
 });
 
@@ -381,7 +381,7 @@ function renderSkills(list) {
 }
 
 async function showSkill(name) {
-  const r = await api("/api/skills/" + encodeURIComponent(name));
+  const r = await api("api/skills/" + encodeURIComponent(name));
   const box = $("skill-detail");
   box.textContent = "";
   if (r.error) { box.append(el("div", "msg bad", r.error)); return; }
@@ -397,7 +397,7 @@ async function showSkill(name) {
     view.dataset.act = "view";
     view.dataset.v = v.version;
     view.addEventListener("click", async () => {
-      const vr = await api("/api/skills/" + encodeURIComponent(name) + "/" + v.version);
+      const vr = await api("api/skills/" + encodeURIComponent(name) + "/" + v.version);
       if (!vr.files) return;
       const text = Object.keys(vr.files).sort().map((f) => "// ---- " + f + "\n" + vr.files[f]).join("\n");
       viewer("skills/" + name + " v" + v.version, highlightGo(text), true);
@@ -407,7 +407,7 @@ async function showSkill(name) {
       diff.dataset.act = "diff";
       diff.dataset.v = v.version;
       diff.addEventListener("click", async () => {
-        const vr = await api("/api/skills/" + encodeURIComponent(name) + "/" + v.version);
+        const vr = await api("api/skills/" + encodeURIComponent(name) + "/" + v.version);
         if (!vr.files) return;
         viewer("skills/" + name + ": v" + v.version + " → v" + r.current.version, diffFiles(vr.files, r.files), true);
       });
@@ -421,7 +421,7 @@ async function showSkill(name) {
       restore.dataset.act = "restore";
       restore.dataset.v = v.version;
       restore.addEventListener("click", async () => {
-        const rr = await api("/api/skills/" + encodeURIComponent(name) + "/restore", { version: v.version });
+        const rr = await api("api/skills/" + encodeURIComponent(name) + "/restore", { version: v.version });
         box.prepend(el("div", "msg " + (rr.error ? "bad" : "good"), rr.error || "restored as v" + rr.version));
         if (!rr.error) showSkill(name);
       });
@@ -464,7 +464,7 @@ $("save-form").addEventListener("submit", async (e) => {
   const msg = $("save-msg");
   msg.className = "msg";
   msg.textContent = "saving…";
-  const r = await api("/api/skills", { name: $("save-name").value.trim(), description: $("save-desc").value, source: ed.value });
+  const r = await api("api/skills", { name: $("save-name").value.trim(), description: $("save-desc").value, source: ed.value });
   if (r.error) {
     msg.className = "msg bad";
     msg.textContent = r.error + (r.problems ? "\n" + r.problems.map((p) => (p.file ? p.file + ":" + p.line + ":" + p.col + ": " : "") + p.msg).join("\n") : "");
@@ -480,7 +480,7 @@ let es = null;
 const streamed = { servers: false, skills: false };
 
 function connect() {
-  es = new EventSource("/api/events");
+  es = new EventSource("api/events");
   es.addEventListener("open", () => { $("conn").textContent = "live"; $("conn").className = "conn live"; });
   es.addEventListener("error", () => { $("conn").textContent = "reconnecting…"; $("conn").className = "conn"; });
   // The stream starts with the servers and skills as they are, then
@@ -500,7 +500,7 @@ async function load() {
   renderEditor();
   connect();
   const boot = document.getElementById("state");
-  const st = boot ? JSON.parse(boot.textContent) : await api("/api/state");
+  const st = boot ? JSON.parse(boot.textContent) : await api("api/state");
   if (!streamed.servers) renderServers(st.servers || []);
   if (!streamed.skills) renderSkills(st.skills || []);
   if (st.tree) renderTree(st.tree); else await browse("servers");
