@@ -90,7 +90,8 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// this stream is missed.
 	servers, _ := json.Marshal(s.servers())
 	skills, _ := json.Marshal(s.skillList())
-	fmt.Fprintf(w, "event: servers\ndata: %s\n\nevent: skills\ndata: %s\n\n", servers, skills)
+	// retry: reconnect soon after the stream was ended for falling behind.
+	fmt.Fprintf(w, "retry: 500\n\nevent: servers\ndata: %s\n\nevent: skills\ndata: %s\n\n", servers, skills)
 	if err := rc.Flush(); err != nil {
 		return
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpfs/mcpfs/exec"
@@ -70,30 +72,60 @@ func (r *run) summary() runSummary {
 	return sum
 }
 
-// outWriter receives one stream of a run's output as it is written.
+// outputDelay is how long output is gathered before it is sent to the
+// page: a snippet that prints in a loop makes one event per interval, not
+// one per write.
+const outputDelay = 30 * time.Millisecond
+
+// outWriter receives one stream of a run's output as it is written, keeps
+// it (up to maxStreamed) and sends it to the page in batches.
 type outWriter struct {
 	s      *Server
 	r      *run
 	stream string
+
+	mu      sync.Mutex
+	pending strings.Builder
+	timer   *time.Timer
 }
 
-func (w outWriter) Write(p []byte) (int, error) {
+func (w *outWriter) Write(p []byte) (int, error) {
 	w.s.mu.Lock()
 	cur := &w.r.Stdout
 	if w.stream == "stderr" {
 		cur = &w.r.Stderr
 	}
-	room := maxStreamed - len(*cur)
 	text := string(p)
-	if len(text) > room {
+	if room := maxStreamed - len(*cur); len(text) > room {
 		text = text[:max(room, 0)]
 	}
 	*cur += text
 	w.s.mu.Unlock()
+	if text == "" {
+		return len(p), nil
+	}
+	w.mu.Lock()
+	w.pending.WriteString(text)
+	if w.timer == nil {
+		w.timer = time.AfterFunc(outputDelay, w.flush)
+	}
+	w.mu.Unlock()
+	return len(p), nil
+}
+
+// flush sends the output gathered since the last batch.
+func (w *outWriter) flush() {
+	w.mu.Lock()
+	text := w.pending.String()
+	w.pending.Reset()
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
+	w.mu.Unlock()
 	if text != "" {
 		w.s.events.publish("output", map[string]any{"id": w.r.ID, "stream": w.stream, "text": text})
 	}
-	return len(p), nil
 }
 
 func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
@@ -127,6 +159,14 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 
 // execute runs rn's snippet and records what happened.
 func (s *Server) execute(ctx context.Context, rn *run) {
+	stdout, stderr := &outWriter{s: s, r: rn, stream: "stdout"}, &outWriter{s: s, r: rn, stream: "stderr"}
+	// send is publish for the call events of rn, after the output
+	// written before them, so that the page shows both in order.
+	send := func(c callInfo) {
+		stdout.flush()
+		stderr.flush()
+		s.events.publish("call", map[string]any{"id": rn.ID, "call": c})
+	}
 	wrap := func(next exec.CallFunc) exec.CallFunc {
 		return func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
 			s.mu.Lock()
@@ -134,7 +174,7 @@ func (s *Server) execute(ctx context.Context, rn *run) {
 			rn.Calls = append(rn.Calls, callInfo{N: i + 1, Server: server, Tool: tool, Start: time.Now(), ArgBytes: len(args)})
 			c := rn.Calls[i]
 			s.mu.Unlock()
-			s.events.publish("call", map[string]any{"id": rn.ID, "call": c})
+			send(c)
 			out, err := next(ctx, server, tool, args)
 			s.mu.Lock()
 			c = rn.Calls[i]
@@ -146,12 +186,13 @@ func (s *Server) execute(ctx context.Context, rn *run) {
 			}
 			rn.Calls[i] = c
 			s.mu.Unlock()
-			s.events.publish("call", map[string]any{"id": rn.ID, "call": c})
+			send(c)
 			return out, err
 		}
 	}
-	res, err := s.eng.Run(ctx, snippetFile, []byte(rn.Source),
-		outWriter{s, rn, "stdout"}, outWriter{s, rn, "stderr"}, wrap)
+	res, err := s.eng.Run(ctx, snippetFile, []byte(rn.Source), stdout, stderr, wrap)
+	stdout.flush()
+	stderr.flush()
 	s.mu.Lock()
 	rn.cancel = nil
 	rn.Ms = msSince(rn.Started)

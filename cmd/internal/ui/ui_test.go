@@ -81,6 +81,12 @@ func (e *testEngine) Run(ctx context.Context, filename string, src []byte, stdou
 	if err := e.Check(filename, src); err != nil {
 		return nil, err
 	}
+	if strings.Contains(string(src), "flood") {
+		for i := 0; i < 10000; i++ {
+			io.WriteString(stdout, "x")
+		}
+		return &exec.Result{Stdout: []byte(strings.Repeat("x", 10000))}, nil
+	}
 	if strings.Contains(string(src), "forever") {
 		io.WriteString(stdout, "waiting\n")
 		<-ctx.Done()
@@ -328,6 +334,45 @@ func TestRunStreams(t *testing.T) {
 	json.NewDecoder(do(t, hs, "GET", "/api/runs/1", "", nil).Body).Decode(&got)
 	if got.Source != src || got.State != "ok" || !strings.Contains(got.Stdout, "got ") {
 		t.Errorf("history has %+v, want the run", got)
+	}
+}
+
+// TestOutputBatches: a snippet that prints in a loop makes a few output
+// events, not one per write, and none of its output is lost.
+func TestOutputBatches(t *testing.T) {
+	s, hs, _ := newTestServer(t)
+	ch, _ := s.events.subscribe()
+	defer s.events.unsubscribe(ch)
+	src := "package main\n\nfunc main() { /* flood */ }\n"
+	if r := do(t, hs, "POST", "/api/run", mustJSON(map[string]string{"source": src}), nil); r.StatusCode != http.StatusAccepted {
+		t.Fatalf("run: %d", r.StatusCode)
+	}
+	var events int
+	var got strings.Builder
+	timeout := time.After(10 * time.Second)
+	for done := false; !done; {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				t.Fatal("the event stream was ended: the page fell behind")
+			}
+			switch ev.name {
+			case "output":
+				var o struct{ Text string }
+				json.Unmarshal(ev.data, &o)
+				got.WriteString(o.Text)
+				events++
+			case "run":
+				var r run
+				json.Unmarshal(ev.data, &r)
+				done = r.State != "running"
+			}
+		case <-timeout:
+			t.Fatal("the run did not end")
+		}
+	}
+	if got.Len() != 10000 || events > 50 {
+		t.Errorf("%d output events carried %d bytes, want 10000 bytes in a few events", events, got.Len())
 	}
 }
 

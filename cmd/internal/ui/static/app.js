@@ -271,7 +271,10 @@ function renderHistory() {
       const full = await api("api/runs/" + id);
       if (!full.id) return;
       showRun(full);
-      viewer("Run " + id + " (snippet)", highlightGo(full.source), true);
+      viewer("Run " + id + " (snippet)", highlightGo(full.source));
+      const edit = $("viewer-edit");
+      edit.hidden = false;
+      edit.onclick = () => { ed.value = full.source; renderEditor(); scheduleCheck(); ed.focus(); };
     });
     list.append(li);
   }
@@ -320,7 +323,7 @@ async function browse(path) {
   const r = await api("api/tree?path=" + encodeURIComponent(path));
   if (r.error) { viewer(path, esc(r.error)); return; }
   if (r.text !== undefined) {
-    viewer(r.path, r.path.endsWith(".go") ? highlightGo(r.text) : esc(r.text), true);
+    viewer(r.path, r.path.endsWith(".go") ? highlightGo(r.text) : esc(r.text));
     return;
   }
   renderTree(r);
@@ -350,9 +353,11 @@ function renderTree(r) {
   }
 }
 
-function viewer(title, html, isHTML) {
+// viewer shows html (already escaped or highlighted) under title.
+function viewer(title, html) {
   $("viewer-title").textContent = title;
-  if (isHTML) $("viewer").innerHTML = html; else $("viewer").innerHTML = html;
+  $("viewer-edit").hidden = true;
+  $("viewer").innerHTML = html;
   $("viewer").scrollTop = 0;
 }
 $("viewer-close").addEventListener("click", () => viewer("File", '<span class="muted">Pick a file in the tree, a search, a run or a skill.</span>'));
@@ -387,7 +392,7 @@ async function showSkill(name) {
   if (r.error) { box.append(el("div", "msg bad", r.error)); return; }
   if (r.files) {
     const go = Object.keys(r.files).filter((f) => f.endsWith(".go")).sort();
-    viewer("skills/" + name + "/" + (go[0] || "SKILL.md"), go[0] ? highlightGo(r.files[go[0]]) : esc(r.files["SKILL.md"] || ""), true);
+    viewer("skills/" + name + "/" + (go[0] || "SKILL.md"), go[0] ? highlightGo(r.files[go[0]]) : esc(r.files["SKILL.md"] || ""));
   }
   const t = el("table");
   for (const v of r.versions) {
@@ -400,7 +405,7 @@ async function showSkill(name) {
       const vr = await api("api/skills/" + encodeURIComponent(name) + "/" + v.version);
       if (!vr.files) return;
       const text = Object.keys(vr.files).sort().map((f) => "// ---- " + f + "\n" + vr.files[f]).join("\n");
-      viewer("skills/" + name + " v" + v.version, highlightGo(text), true);
+      viewer("skills/" + name + " v" + v.version, highlightGo(text));
     });
     if (!v.removed && r.files && r.current && r.current.version !== v.version) {
       const diff = el("button", "small", "diff");
@@ -409,7 +414,7 @@ async function showSkill(name) {
       diff.addEventListener("click", async () => {
         const vr = await api("api/skills/" + encodeURIComponent(name) + "/" + v.version);
         if (!vr.files) return;
-        viewer("skills/" + name + ": v" + v.version + " → v" + r.current.version, diffFiles(vr.files, r.files), true);
+        viewer("skills/" + name + ": v" + v.version + " → v" + r.current.version, diffFiles(vr.files, r.files));
       });
       pending.push(diff);
     }
@@ -481,7 +486,16 @@ const streamed = { servers: false, skills: false };
 
 function connect() {
   es = new EventSource("api/events");
-  es.addEventListener("open", () => { $("conn").textContent = "live"; $("conn").className = "conn live"; });
+  es.addEventListener("open", async () => {
+    $("conn").textContent = "live";
+    $("conn").className = "conn live";
+    // After a reconnect, events of the run shown may have been missed.
+    const r = current && runs.get(current);
+    if (r && r.state === "running") {
+      const full = await api("api/runs/" + current);
+      if (full.id === current) showRun(full);
+    }
+  });
   es.addEventListener("error", () => { $("conn").textContent = "reconnecting…"; $("conn").className = "conn"; });
   // The stream starts with the servers and skills as they are, then
   // sends every change: it is newer than /api/state, which only fills in
