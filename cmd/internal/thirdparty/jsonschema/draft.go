@@ -1,10 +1,10 @@
 package jsonschema
 
 import (
-	"sync"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A Draft represents json-schema specification.
