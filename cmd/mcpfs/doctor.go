@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/exec"
 )
@@ -61,11 +62,11 @@ func (g *globals) doctor(ctx context.Context) error {
 
 	opts := exec.Options{}
 	if cfg != nil {
-		if rs, err := settingsFor(cfg, runFlags{}); err != nil {
+		if rs, err := engine.SettingsFor(cfg, engine.Flags{}); err != nil {
 			add("settings", false, "%v", err)
 		} else {
-			for _, k := range settingKeys {
-				add("setting: "+k, true, "%s (%s)", rs.value(k), rs.From[k])
+			for _, k := range engine.SettingKeys {
+				add("setting: "+k, true, "%s (%s)", rs.Value(k), rs.From[k])
 			}
 			opts = rs.Options
 		}
@@ -97,7 +98,7 @@ func (g *globals) doctor(ctx context.Context) error {
 		add("fuse", false, "fusermount3 is missing: install it (Debian/Ubuntu: apt-get install fuse3) to use mcpfs mount")
 	}
 
-	if dir, ok, err := g.cacheDir(); err != nil {
+	if dir, ok, err := g.dirs().CacheDir(); err != nil {
 		add("cache", false, "%v", err)
 	} else if !ok {
 		add("cache", true, "off: no home directory (give --data-dir to keep one)")

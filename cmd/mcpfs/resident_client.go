@@ -123,7 +123,7 @@ func (g *globals) engineAddrFor() (engineAddr, error) {
 	}
 	// The data dir as resolved: the same flag with another
 	// $XDG_CACHE_HOME is another engine.
-	dataDir, _, _ := g.cacheDir()
+	dataDir, _, _ := g.dirs().CacheDir()
 	if dataDir != "" {
 		if abs, err := filepath.Abs(g.abs(dataDir)); err == nil {
 			dataDir = abs

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 )
 
 // The resident engine's tests run the real mcpfs binary, built once, the
@@ -368,7 +370,7 @@ func TestResidentSelfInConfig(t *testing.T) {
 	}
 	// A nested one refuses.
 	c := r.cmd("ls", "servers")
-	c.Env = append(c.Env, servedByEnv+"="+r.cfg)
+	c.Env = append(c.Env, engine.ServedByEnv+"="+r.cfg)
 	b, err := c.CombinedOutput()
 	if err == nil || !strings.Contains(string(b), "starts no servers of its own") {
 		t.Errorf("nested mcpfs: err %v, output %s", err, b)

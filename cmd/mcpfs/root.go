@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/builtin"
 	"github.com/mcpfs/mcpfs/discovery/naming"
@@ -64,7 +65,7 @@ type globals struct {
 	ttyStderr *bool
 	// eng is the resident engine, set in the engine process: commands
 	// use it instead of starting servers.
-	eng *engine
+	eng *engine.Engine
 }
 
 // Main runs mcpfs with the given arguments and returns the exit code.
@@ -93,8 +94,11 @@ func execute(ctx context.Context, g *globals, args []string) int {
 	}
 	stderr := g.stderr
 	fmt.Fprintf(stderr, "mcpfs: %v\n", err)
-	var ue usageError
-	if errors.As(err, &ue) || errors.Is(err, discovery.ErrConfig) {
+	var (
+		ue usageError
+		fe *engine.FlagError
+	)
+	if errors.As(err, &ue) || errors.As(err, &fe) || errors.Is(err, discovery.ErrConfig) {
 		return exitUsage
 	}
 	return exitFailed
@@ -247,24 +251,48 @@ func builtins() map[string]func() *server.MCPServer {
 	return m
 }
 
-// startServers starts every server of cfg in the background, with the
-// built-in servers and cache c (which the supervisor closes; nil for
-// none).
-func (g *globals) startServers(ctx context.Context, cfg *discovery.Config, c discovery.Cache) *discovery.Supervisor {
-	return discovery.Start(ctx, cfg, discovery.Options{
-		Logger:         g.log,
-		ConnectTimeout: g.connectTimeout,
-		Builtins:       builtins(),
-		Cache:          c,
-		// An mcpfs started as one of the servers starts none of its own.
-		ServerEnv: map[string]string{servedByEnv: configName(cfg.Path)},
-	})
+// loadConfig loads the config the global flags name and logs what was
+// found. A bad config, including an "mcpfs" section that allows a
+// package snippets may never import, is an error that exits 2.
+func (g *globals) loadConfig() (*discovery.Config, error) {
+	if g.connectTimeout <= 0 {
+		return nil, usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
+	}
+	cfg, err := discovery.Load(g.config, discovery.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := engine.SettingsFor(cfg, engine.Flags{}); err != nil {
+		return nil, err
+	}
+	cfg = engine.DropSelf(cfg, g.log)
+	if cfg.Path == "" {
+		g.log.Info("no config file found; using the built-in default", "servers", len(cfg.Servers))
+	} else {
+		g.log.Info("config", "file", cfg.Path, "found-by", cfg.Source, "servers", len(cfg.Servers))
+	}
+	for _, w := range cfg.Warnings {
+		g.log.Warn("config: " + w)
+	}
+	return cfg, nil
 }
+
+// engineOptions completes o with what the global flags say.
+func (g *globals) engineOptions(o engine.Options) engine.Options {
+	o.Logger = g.log
+	o.DataDir = g.dataDir
+	o.ConnectTimeout = g.connectTimeout
+	o.Builtins = builtins()
+	return o
+}
+
+// dirs are the data dirs the global flags name.
+func (g *globals) dirs() engine.Dirs { return engine.Dirs{Data: g.dataDir, Logger: g.log} }
 
 // useEngine returns the engine a command runs on: the resident one in
 // the engine process, or else one started for this command alone, which
 // release closes.
-func (g *globals) useEngine(ctx context.Context, opts engineOptions) (e *engine, release func(), err error) {
+func (g *globals) useEngine(ctx context.Context, opts engine.Options) (e *engine.Engine, release func(), err error) {
 	if g.eng != nil {
 		return g.eng, func() {}, nil
 	}
@@ -272,7 +300,7 @@ func (g *globals) useEngine(ctx context.Context, opts engineOptions) (e *engine,
 	if err != nil {
 		return nil, nil, err
 	}
-	e = startEngine(ctx, g, cfg, opts)
+	e = engine.Start(ctx, cfg, g.engineOptions(opts))
 	return e, e.Close, nil
 }
 
@@ -282,9 +310,9 @@ func (g *globals) useEngine(ctx context.Context, opts engineOptions) (e *engine,
 // (at most the connect timeout) only for servers that the paths name,
 // that are still connecting and that have no tools yet: `ls servers`
 // names every server.
-func (g *globals) treeFor(ctx context.Context, e *engine, paths ...string) (*mcpfs.Tree, error) {
+func (g *globals) treeFor(ctx context.Context, e *engine.Engine, paths ...string) (*mcpfs.Tree, error) {
 	if g.eng == nil {
-		if err := e.settle(ctx); err != nil {
+		if err := e.Settle(ctx); err != nil {
 			return nil, err
 		}
 		return e.Tree(), nil
@@ -301,8 +329,7 @@ func (g *globals) treeFor(ctx context.Context, e *engine, paths ...string) (*mcp
 		}
 	}
 	if all || len(want) > 0 {
-		e.waitFor(ctx, func(s string) bool { return all || want[naming.Package(s)] })
-		e.publish(e.sup.Catalog())
+		e.WaitServers(ctx, func(s string) bool { return all || want[naming.Package(s)] })
 	}
 	return e.Tree(), nil
 }
@@ -310,9 +337,9 @@ func (g *globals) treeFor(ctx context.Context, e *engine, paths ...string) (*mcp
 // treeAll returns the tree once no server is still connecting without
 // tools (each bounded by the connect timeout): for commands that read
 // all of it.
-func (g *globals) treeAll(ctx context.Context, e *engine) (*mcpfs.Tree, error) {
+func (g *globals) treeAll(ctx context.Context, e *engine.Engine) (*mcpfs.Tree, error) {
 	if g.eng == nil {
-		if err := e.settle(ctx); err != nil {
+		if err := e.Settle(ctx); err != nil {
 			return nil, err
 		}
 		return e.Tree(), nil

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/exec/worker"
@@ -59,7 +60,7 @@ that needs it), which keeps the servers connected: a run waits only for
 the servers it imports. --no-engine runs it in this process instead.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var flags runFlags
+			var flags engine.Flags
 			switch mode {
 			case "auto", "strict":
 			default:
@@ -117,19 +118,19 @@ func readSnippet(arg string, stdin io.Reader) (string, []byte, error) {
 }
 
 // run type-checks and runs a snippet on the engine and reports it.
-func (g *globals) run(ctx context.Context, filename string, src []byte, flags runFlags) error {
-	e, release, err := g.useEngine(ctx, engineOptions{OneShot: true, Flags: flags})
+func (g *globals) run(ctx context.Context, filename string, src []byte, flags engine.Flags) error {
+	e, release, err := g.useEngine(ctx, engine.Options{OneShot: true, Flags: flags})
 	if err != nil {
 		return err
 	}
 	defer release()
-	rs, err := settingsFor(e.Config(), flags)
+	rs, err := engine.SettingsFor(e.Config(), flags)
 	if err != nil {
 		return err
 	}
 	var calls atomic.Int64
 	stop := g.progress(&calls)
-	res, runErr := e.runWith(ctx, filename, src, runOptions{
+	res, runErr := e.RunWith(ctx, filename, src, engine.RunOptions{
 		Timeout:  flags.Timeout,
 		Strict:   rs.Options.Strict,
 		Progress: func(exec.Call) { calls.Add(1) },
@@ -150,12 +151,12 @@ func (g *globals) finishRun(filename string, res *exec.Result, runErr error) err
 		}
 		return g.checkFailed(filename, lines)
 	}
-	var ue *unavailableError
+	var ue *engine.UnavailableError
 	if errors.As(runErr, &ue) {
-		for _, l := range ue.lines {
+		for _, l := range ue.Lines {
 			fmt.Fprintln(g.stderr, l)
 		}
-		return fmt.Errorf("%s imports %s that %s not available: fix the server or the config (mcpfs ls servers)", filename, plural(len(ue.lines), "server"), isAre(len(ue.lines)))
+		return fmt.Errorf("%s imports %s that %s not available: fix the server or the config (mcpfs ls servers)", filename, plural(len(ue.Lines), "server"), isAre(len(ue.Lines)))
 	}
 	if res == nil {
 		return runErr

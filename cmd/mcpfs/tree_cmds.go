@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
@@ -49,7 +50,7 @@ state and tool count; a server that failed is listed with its error.`,
 					return err
 				}
 			}
-			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
+			e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
 			if err != nil {
 				return err
 			}
@@ -191,7 +192,7 @@ func newCatCmd(g *globals) *cobra.Command {
 				}
 				paths[i] = p
 			}
-			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
+			e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
 			if err != nil {
 				return err
 			}
@@ -232,7 +233,7 @@ unless --force is given.`,
 			if err := checkExportDir(dir, force); err != nil {
 				return err
 			}
-			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
+			e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
 			if err != nil {
 				return err
 			}
