@@ -179,7 +179,7 @@ func runBench(ctx context.Context, opts options) (*results, error) {
 	}
 	r.Speed = append(r.Speed, rows...)
 	say("speed: the resident engine, through the mcpfs binary")
-	if rows, err = e.residentSpeed(ctx, it.residentRuns, it.residentCold); err != nil {
+	if rows, err = e.residentSpeed(ctx, it.residentRuns, it.residentCold, !opts.quick); err != nil {
 		return nil, fmt.Errorf("resident engine: %w", err)
 	}
 	r.Speed = append(r.Speed, rows...)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
+	"github.com/mcpfs/mcpfs/testenv"
 )
 
 // The resident engine's tests run the real mcpfs binary, built once, the
@@ -31,6 +32,7 @@ var (
 // mcpfsBinary builds cmd/mcpfs into a temp dir once per test run.
 func mcpfsBinary(t *testing.T) string {
 	t.Helper()
+	testenv.Integration(t)
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mcpfs-bin-")
 		if err != nil {
