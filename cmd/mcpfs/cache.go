@@ -26,7 +26,8 @@ results of read-only tools. Secret values from the config are never stored.`,
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(&cobra.Command{
+	var asJSON bool
+	stats := &cobra.Command{
 		Use:   "stats",
 		Short: "Say what the cache holds",
 		Args:  cobra.NoArgs,
@@ -36,6 +37,12 @@ results of read-only tools. Secret values from the config are never stored.`,
 				if err != nil {
 					return err
 				}
+				if asJSON {
+					return g.writeJSON(map[string]any{
+						"dir": st.Dir, "servers": st.Servers, "tool_bytes": st.ToolBytes,
+						"results": st.Results, "result_bytes": st.ResultBytes, "disk_bytes": st.DiskBytes,
+					})
+				}
 				w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
 				fmt.Fprintf(w, "dir:\t%s\n", st.Dir)
 				fmt.Fprintf(w, "servers:\t%d\t(%s of tool listings)\n", st.Servers, byteSize(st.ToolBytes))
@@ -44,7 +51,9 @@ results of read-only tools. Secret values from the config are never stored.`,
 				return w.Flush()
 			})
 		},
-	}, &cobra.Command{
+	}
+	stats.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(stats, &cobra.Command{
 		Use:   "clear",
 		Short: "Remove every cached tool listing and result",
 		Args:  cobra.NoArgs,

@@ -347,9 +347,9 @@ func (g *globals) runRemote(ctx context.Context, c *net.UnixConn, addr engineAdd
 		kind, p, err := fc.read(maxFrame)
 		if err != nil {
 			if ctx.Err() != nil {
-				return 130, nil
+				return exitSignal, nil
 			}
-			return 0, fmt.Errorf("the mcpfs engine (pid %d) went away during the command (%v): run it again; its log is %s", eh.PID, err, addr.log())
+			return 0, withExit(exitEngine, fmt.Errorf("the mcpfs engine (pid %d) went away during the command (%v): run it again; its log is %s", eh.PID, err, addr.log()))
 		}
 		switch kind {
 		case frameStdout:

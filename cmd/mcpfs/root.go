@@ -23,12 +23,36 @@ import (
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 
-// Exit codes.
+// Exit codes (the README's table).
 const (
-	exitOK     = 0
-	exitFailed = 1 // the command ran and failed
-	exitUsage  = 2 // bad flags, arguments or config: nothing was started
+	exitOK      = 0
+	exitFailed  = 1 // the command ran and failed
+	exitUsage   = 2 // bad flags, arguments or config: nothing was started
+	exitCheck   = 3 // the snippet did not pass the check
+	exitSnippet = 4 // the snippet panicked, crashed or did not compile in the interpreter
+	exitTimeout = 5 // the snippet ran out of time
+	exitLimit   = 6 // the snippet ran out of memory or stack
+	exitServer  = 7 // the snippet imports a server that is down
+	exitEngine  = 8 // the resident engine went away during the command
+	exitSignal  = 130
 )
+
+// exitError ends a command with a code of its own.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withExit gives err the exit code code; nil stays nil.
+func withExit(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code, err}
+}
 
 // usageError marks errors that exit with exitUsage.
 type usageError struct{ err error }
@@ -92,12 +116,18 @@ func execute(ctx context.Context, g *globals, args []string) int {
 	if errors.As(err, &fwd) {
 		return fwd.code
 	}
-	stderr := g.stderr
-	fmt.Fprintf(stderr, "mcpfs: %v\n", err)
 	var (
 		ue usageError
 		fe *engine.FlagError
+		xe *exitError
 	)
+	if errors.As(err, &xe) {
+		if xe.err != errSilent {
+			fmt.Fprintf(g.stderr, "mcpfs: %v\n", err)
+		}
+		return xe.code
+	}
+	fmt.Fprintf(g.stderr, "mcpfs: %v\n", err)
 	if errors.As(err, &ue) || errors.As(err, &fe) || errors.Is(err, discovery.ErrConfig) {
 		return exitUsage
 	}
@@ -118,6 +148,7 @@ Config look-up: --config FILE, $MCPFS_CONFIG, $MCP_SERVERS_CONFIG,
 config. With none, a built-in demo server (docstore) is used.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			g.log = newLogger(g.stderr, g.verbose)
 			if g.eng == nil && usesEngine(cmd) {
@@ -137,6 +168,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 			return nil
 		},
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see mcpfs %s --help)", err, cmd.Name())}
 	})
@@ -154,6 +186,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	root.AddCommand(newDoctorCmd(g))
 	root.AddCommand(newEngineCmd(g))
 	root.AddCommand(newSearchCmd(g))
+	root.AddCommand(newCallCmd(g))
 	return root
 }
 
@@ -162,6 +195,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 var engineCommands = map[string]bool{
 	"ls": true, "cat": true, "export": true, "run": true, "mount": true,
 	"serve": true, "skills": true, "cache": true, "search": true,
+	"doctor": true, "call": true,
 }
 
 // usesEngine reports whether cmd runs on the resident engine.

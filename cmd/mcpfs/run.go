@@ -36,6 +36,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	var (
 		timeout time.Duration
 		mode    string
+		asJSON  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run [--timeout DURATION] [--sandbox auto|strict] FILE|-",
@@ -83,9 +84,10 @@ the servers it imports. --no-engine runs it in this process instead.`,
 			if err != nil {
 				return err
 			}
-			return g.run(cmd.Context(), filename, src, flags)
+			return g.run(cmd.Context(), filename, src, flags, asJSON)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the outcome as JSON: stdout, stderr, exit code, check problems, tool calls with timings")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop the snippet after this `duration` (default: the config's mcpfs.limits.timeout, or 30s)")
 	cmd.Flags().StringVar(&mode, "sandbox", "auto", "auto: run with the sandbox layers available; strict: refuse unless all are")
 	return cmd
@@ -118,7 +120,7 @@ func readSnippet(arg string, stdin io.Reader) (string, []byte, error) {
 }
 
 // run type-checks and runs a snippet on the engine and reports it.
-func (g *globals) run(ctx context.Context, filename string, src []byte, flags engine.Flags) error {
+func (g *globals) run(ctx context.Context, filename string, src []byte, flags engine.Flags, asJSON bool) error {
 	e, release, err := g.useEngine(ctx, engine.Options{OneShot: true, Flags: flags})
 	if err != nil {
 		return err
@@ -136,6 +138,9 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, flags en
 		Progress: func(exec.Call) { calls.Add(1) },
 	})
 	stop()
+	if asJSON {
+		return g.runResultJSON(res, runErr)
+	}
 	return g.finishRun(filename, res, runErr)
 }
 
@@ -149,20 +154,32 @@ func (g *globals) finishRun(filename string, res *exec.Result, runErr error) err
 		for i, e := range list {
 			lines[i] = e.Error()
 		}
-		return g.checkFailed(filename, lines)
+		return withExit(exitCheck, g.checkFailed(filename, lines))
 	}
 	var ue *engine.UnavailableError
 	if errors.As(runErr, &ue) {
 		for _, l := range ue.Lines {
 			fmt.Fprintln(g.stderr, l)
 		}
-		return fmt.Errorf("%s imports %s that %s not available: fix the server or the config (mcpfs ls servers)", filename, plural(len(ue.Lines), "server"), isAre(len(ue.Lines)))
+		return withExit(exitServer, fmt.Errorf("%s imports %s that %s not available: fix the server or the config (mcpfs ls servers)", filename, plural(len(ue.Lines), "server"), isAre(len(ue.Lines))))
 	}
-	if res == nil {
-		return runErr
+	if res != nil {
+		g.report(res)
 	}
-	g.report(res)
-	return runErr
+	return withExit(runExitCode(runErr), runErr)
+}
+
+// runExitCode is the exit code of a run that ended with err.
+func runExitCode(err error) int {
+	switch {
+	case errors.Is(err, exec.ErrTimeout):
+		return exitTimeout
+	case errors.Is(err, exec.ErrOutOfMemory), errors.Is(err, exec.ErrStackOverflow):
+		return exitLimit
+	case errors.Is(err, exec.ErrPanic), errors.Is(err, exec.ErrCrashed), errors.Is(err, exec.ErrCompile):
+		return exitSnippet
+	}
+	return exitFailed
 }
 
 func isAre(n int) string {

@@ -80,6 +80,7 @@ docs/PATTERNS.md.`,
 	}
 	add.Flags().StringVar(&name, "name", "", "skill `name` (default: the folder's name)")
 
+	var listJSON bool
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the saved skills",
@@ -87,6 +88,21 @@ docs/PATTERNS.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withSkills(g, func(s *skills.Store) error {
 				list := s.List()
+				if listJSON {
+					type skillJSON struct {
+						Name        string    `json:"name"`
+						Version     int       `json:"version"`
+						Description string    `json:"description"`
+						Import      string    `json:"import"`
+						Run         bool      `json:"run"`
+						Saved       time.Time `json:"saved"`
+					}
+					out := []skillJSON{}
+					for _, sk := range list {
+						out = append(out, skillJSON{sk.Name, sk.Version, sk.Description, sk.ImportPath(), sk.HasRun(), sk.Saved})
+					}
+					return g.writeJSON(out)
+				}
 				if len(list) == 0 {
 					fmt.Fprintf(g.stderr, "mcpfs: no skills saved in %s\n", s.Dir())
 					return nil
@@ -103,6 +119,8 @@ docs/PATTERNS.md.`,
 			})
 		},
 	}
+
+	list.Flags().BoolVar(&listJSON, "json", false, "print JSON: name, version, description, import path, Run, saved")
 
 	var version int
 	var file string

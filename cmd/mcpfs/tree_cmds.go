@@ -34,7 +34,7 @@ func treePath(p string) (string, error) {
 }
 
 func newLsCmd(g *globals) *cobra.Command {
-	var long, recursive bool
+	var long, recursive, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "ls [PATH]",
 		Short: "List a folder of the tree",
@@ -59,11 +59,15 @@ state and tool count; a server that failed is listed with its error.`,
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return g.lsJSON(t, p, recursive)
+			}
 			return listTree(g, t, p, long, recursive)
 		},
 	}
 	cmd.Flags().BoolVarP(&long, "long", "l", false, "show sizes")
 	cmd.Flags().BoolVarP(&recursive, "recursive", "R", false, "list sub-folders too")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: path, dir, size, and each server's state, tool count and error")
 	return cmd
 }
 

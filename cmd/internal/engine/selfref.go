@@ -57,7 +57,7 @@ func isExecutable(sc discovery.ServerConfig, self os.FileInfo) bool {
 	if !strings.Contains(path, "/") {
 		var err error
 		if p, ok := sc.Env["PATH"]; ok {
-			path, err = lookPathList(path, p)
+			path, err = LookPathList(path, p)
 		} else {
 			path, err = osexec.LookPath(path)
 		}
@@ -69,8 +69,8 @@ func isExecutable(sc discovery.ServerConfig, self os.FileInfo) bool {
 	return err == nil && os.SameFile(info, self)
 }
 
-// lookPathList finds an executable name in the folders of pathList.
-func lookPathList(name, pathList string) (string, error) {
+// LookPathList finds an executable name in the folders of pathList.
+func LookPathList(name, pathList string) (string, error) {
 	for _, dir := range filepath.SplitList(pathList) {
 		p := filepath.Join(dir, name)
 		if info, err := os.Stat(p); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
