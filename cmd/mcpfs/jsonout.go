@@ -96,7 +96,7 @@ type runJSON struct {
 	Stderr     string     `json:"stderr"`
 	ExitCode   int        `json:"exit_code"` // mcpfs's exit code (the README's table)
 	Error      string     `json:"error,omitempty"`
-	Check      []string   `json:"check,omitempty"`       // problems, file:line:col: message
+	Check      []string   `json:"check,omitempty"`        // problems, file:line:col: message
 	Servers    []string   `json:"servers_down,omitempty"` // servers/<s>: failed: why
 	DurationMS float64    `json:"duration_ms"`
 	Calls      []callJSON `json:"calls"`
