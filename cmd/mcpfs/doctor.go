@@ -54,7 +54,7 @@ func (g *globals) doctor(ctx context.Context, asJSON bool) error {
 
 	add("mcpfs", true, "%s", versionString())
 
-	cfg, err := discovery.Load(g.abs(g.config), discovery.LoadOptions{Getenv: g.lookupEnv, WorkDir: g.cwd})
+	cfg, err := g.findConfig()
 	switch {
 	case err != nil:
 		add("config", false, "%v", err)

@@ -21,7 +21,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/mcpfs/mcpfs/discovery"
 )
 
 // noEngineEnv, set to 1 (or true, yes, on), runs every command in process,
@@ -157,7 +156,7 @@ func (e errForwarded) Error() string { return "exit status " + strconv.Itoa(e.co
 // is no engine to use (the command then runs in process); a config that
 // does not load is an error here, before anything starts.
 func (g *globals) forward(ctx context.Context, args []string) (handled bool, code int, err error) {
-	cfg, err := discovery.Load(g.abs(g.config), discovery.LoadOptions{Getenv: g.lookupEnv, WorkDir: g.cwd})
+	cfg, err := g.findConfig()
 	if err != nil {
 		return false, 0, err
 	}

@@ -173,7 +173,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 		return usageError{fmt.Errorf("%w (see mcpfs %s --help)", err, cmd.Name())}
 	})
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.config, "config", "", "MCP config `file` (Claude Desktop, Claude Code, Cursor or VS Code format)")
+	pf.StringVar(&g.config, "config", "", "MCP config `file` (Claude Desktop, Claude Code, Cursor or VS Code format); \"builtin\" for the built-in default")
 	pf.StringVar(&g.dataDir, "data-dir", "", "`dir` for mcpfs's cache and skills (default: the user cache dir, and the user data dir for skills)")
 	pf.CountVarP(&g.verbose, "verbose", "v", "say more on stderr: which config is used, server states (-vv: debug)")
 	pf.DurationVar(&g.connectTimeout, "connect-timeout", 20*time.Second, "how long one server may take to start and list its tools")
@@ -292,7 +292,7 @@ func (g *globals) loadConfig() (*discovery.Config, error) {
 	if g.connectTimeout <= 0 {
 		return nil, usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
 	}
-	cfg, err := discovery.Load(g.config, discovery.LoadOptions{})
+	cfg, err := g.findConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -309,6 +309,21 @@ func (g *globals) loadConfig() (*discovery.Config, error) {
 		g.log.Warn("config: " + w)
 	}
 	return cfg, nil
+}
+
+// builtinConfig is the --config value that names the built-in default.
+const builtinConfig = "builtin"
+
+// findConfig loads the config the flags and the environment name (see
+// discovery.Load); --config builtin is the built-in default, whatever
+// config files exist.
+func (g *globals) findConfig() (*discovery.Config, error) {
+	if g.config == builtinConfig {
+		if _, err := os.Stat(g.abs(g.config)); err != nil {
+			return discovery.DefaultConfig(), nil
+		}
+	}
+	return discovery.Load(g.abs(g.config), discovery.LoadOptions{Getenv: g.lookupEnv, WorkDir: g.cwd})
 }
 
 // engineOptions completes o with what the global flags say.
@@ -328,6 +343,8 @@ func (g *globals) dirs() engine.Dirs { return engine.Dirs{Data: g.dataDir, Logge
 // release closes.
 func (g *globals) useEngine(ctx context.Context, opts engine.Options) (e *engine.Engine, release func(), err error) {
 	if g.eng != nil {
+		cfg := g.eng.Config()
+		g.log.Info("config", "file", engine.ConfigName(cfg.Path), "servers", len(cfg.Servers), "engine", os.Getpid())
 		return g.eng, func() {}, nil
 	}
 	cfg, err := g.loadConfig()
