@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
 )
 
 // noEngineEnv, set to 1 (or true, yes, on), runs every command in process,
