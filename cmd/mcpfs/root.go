@@ -187,6 +187,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	root.AddCommand(newEngineCmd(g))
 	root.AddCommand(newSearchCmd(g))
 	root.AddCommand(newCallCmd(g))
+	root.AddCommand(newInitCmd(g), newInstallCmd(g))
 	return root
 }
 
