@@ -402,7 +402,7 @@ func (s *residentServer) handle(c *net.UnixConn) {
 	switch {
 	case h.Protocol != residentProtocol:
 		reply.Error = fmt.Sprintf("protocol %d, the engine speaks %d: stop it (mcpfs engine stop) and run again", h.Protocol, residentProtocol)
-	case h.Build != reply.Build:
+	case h.Build != reply.Build && h.Control == "":
 		reply.Error = "another build of mcpfs: stop the engine (mcpfs engine stop) and run again"
 	case h.Control == "status":
 		reply.Status = s.status(h.Config)
