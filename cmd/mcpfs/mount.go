@@ -94,7 +94,14 @@ func mountEngine(g *globals, e *engine.Engine, dir string) (*engineMount, error)
 	// reach the mount through the engine's trees (Update shows the
 	// store's current skills).
 	// run/ is live: programs written there run on the engine.
-	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e)})
+	search := func(query string) []byte {
+		out := e.Search(e.Tree(), query, 10)
+		if !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		return []byte(out)
+	}
+	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e), Search: search})
 	if err != nil {
 		return nil, err
 	}
