@@ -500,8 +500,8 @@ func (cn *conn) request(ctx context.Context, method string, params map[string]an
 	resp, err := cn.send(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
-			cn.cancelRemote(req.ID, ctx.Err(), modern)
-			return nil, fmt.Errorf("%s: %w", method, ctx.Err())
+			cn.cancelRemote(req.ID, ctxErr(ctx), modern)
+			return nil, fmt.Errorf("%s: %w", method, ctxErr(ctx))
 		}
 		if errors.Is(err, transport.ErrTransportClosed) {
 			// The stdio transport closes when stdout ends; the process's
@@ -518,18 +518,20 @@ func (cn *conn) request(ctx context.Context, method string, params map[string]an
 	return resp.Result, nil
 }
 
-// send calls the transport. The in-process transport runs the handler on
-// the caller's goroutine and would ignore ctx, so it runs on its own here.
+// send calls the transport on a goroutine of its own, so that ctx bounds
+// the call whatever the transport does: the in-process transport runs the
+// handler on the caller's goroutine and ignores ctx, and the stdio
+// transport's write to a server that stopped reading blocks (up to
+// stdinWriteTimeout, or until the connection closes).
 func (cn *conn) send(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	if _, ok := cn.tr.(*transport.InProcessTransport); !ok {
-		return cn.tr.SendRequest(ctx, req)
-	}
 	type answer struct {
 		resp *transport.JSONRPCResponse
 		err  error
 	}
 	done := make(chan answer, 1)
 	go func() {
+		// Ends when the transport returns: at once on ctx's end, or once a
+		// blocked write fails (its deadline, or close closing stdin).
 		resp, err := cn.tr.SendRequest(ctx, req)
 		done <- answer{resp, err}
 	}()
@@ -538,6 +540,8 @@ func (cn *conn) send(ctx context.Context, req transport.JSONRPCRequest) (*transp
 		return a.resp, a.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-cn.dead:
+		return nil, transport.ErrTransportClosed
 	}
 }
 

@@ -67,6 +67,7 @@ type process struct {
 	pgid   int
 	stdin  *stdinWriter
 	stdout *stdoutFilter // what the transport reads
+	ids    *idTracker
 	outR   *os.File
 	errR   *os.File
 
@@ -151,18 +152,21 @@ func startProcess(sc ServerConfig, maxLine int, log *slog.Logger) (*process, err
 	outW.Close()
 	errW.Close()
 
+	ids := newIDTracker(log)
 	p := &process{
 		name:       sc.Name,
 		log:        log,
 		cmd:        cmd,
 		pgid:       cmd.Process.Pid, // Setpgid with Pgid 0: the group is the child's pid
-		stdin:      &stdinWriter{f: inW},
+		stdin:      &stdinWriter{f: inW, sent: ids.sent},
+		ids:        ids,
 		outR:       outR,
 		errR:       errR,
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 	}
 	p.stdout = newStdoutFilter(outR, maxLine, log, p.fail, p.stdoutEnded)
+	p.stdout.frame = ids.received
 	p.stderrRate = rateLimit{burst: rateLimitBurst, per: rateLimitWindow}
 	p.startReaper()
 	log.Debug("started", "pid", cmd.Process.Pid, "command", cmd.Path)
@@ -387,11 +391,15 @@ func (p *process) logStderr(line string) {
 // (both the transport and process.stop close it).
 type stdinWriter struct {
 	f    *os.File
+	sent func(frame []byte) // told about each frame; the transport writes one per call
 	once sync.Once
 	err  error
 }
 
 func (w *stdinWriter) Write(b []byte) (int, error) {
+	if w.sent != nil {
+		w.sent(b)
+	}
 	_ = w.f.SetWriteDeadline(time.Now().Add(stdinWriteTimeout))
 	n, err := w.f.Write(b)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -417,6 +425,7 @@ type stdoutFilter struct {
 	max     int
 	fail    func(error)
 	eof     func()
+	frame   func(line []byte) // told about each JSON line passed on, if set
 	log     *slog.Logger
 	skipped rateLimit
 
@@ -445,6 +454,9 @@ func (l *stdoutFilter) Read(b []byte) (int, error) {
 		if len(line) > 0 && !l.done {
 			if isJSONObjectLine(line) {
 				l.pending = line
+				if l.frame != nil {
+					l.frame(line)
+				}
 			} else {
 				l.skip(line)
 			}

@@ -49,8 +49,8 @@ type Options struct {
 	// first full tools/list. Zero means DefaultConnectTimeout; a server's
 	// ServerConfig.Timeout overrides it.
 	ConnectTimeout time.Duration
-	// CallTimeout is the deadline CallTool applies when its context has
-	// none. Zero means DefaultCallTimeout; a server's
+	// CallTimeout bounds every CallTool call (the caller's deadline wins
+	// when it is sooner). Zero means DefaultCallTimeout; a server's
 	// ServerConfig.CallTimeout overrides it.
 	CallTimeout time.Duration
 	// MaxToolPages bounds tools/list pagination per listing; a server with
@@ -418,11 +418,14 @@ func (s *Supervisor) Settle(ctx context.Context) error {
 // than Options.RestartMinDelay ago; if it cannot be reached the error wraps
 // ErrNotReady and says why.
 //
-// When ctx has no deadline, the server's ServerConfig.CallTimeout or else
-// Options.CallTimeout applies. If ctx ends before the answer, the server is
-// sent notifications/cancelled for the request and the call fails; the
-// server itself is left running. If the server's process dies during the
-// call, the call fails at once with how it ended.
+// Every call is bounded by the server's ServerConfig.CallTimeout, else
+// Options.CallTimeout, or by ctx's deadline when that is sooner; waiting
+// for a connecting server counts. When that time is up, or ctx is
+// cancelled, before the answer, the server is sent notifications/cancelled
+// for the request and the call fails with an error wrapping
+// context.DeadlineExceeded (or ctx's error) that says which bound it hit;
+// the server itself is left running. If the server's process dies during
+// the call, the call fails at once with how it ended.
 //
 // For a server with ServerConfig.CacheResults set, results of tools whose
 // listing has annotations.readOnlyHint true are served from Options.Cache
@@ -438,15 +441,12 @@ func (s *Supervisor) CallTool(ctx context.Context, server, tool string, args jso
 	case rt == nil:
 		return nil, fmt.Errorf("call %q on server %q: %w (configured: %s)", tool, server, ErrUnknownServer, s.serverNames())
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		timeout := s.opts.CallTimeout
-		if rt.cfg.CallTimeout > 0 {
-			timeout = rt.cfg.CallTimeout
-		}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
+	timeout := s.opts.CallTimeout
+	if rt.cfg.CallTimeout > 0 {
+		timeout = rt.cfg.CallTimeout
 	}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, &callTimeoutError{timeout})
+	defer cancel()
 
 	cacheKey := ""
 	if rt.cfg.CacheResults > 0 && s.opts.Cache != nil && !resultCacheBypassed(ctx) {
@@ -474,6 +474,26 @@ func (s *Supervisor) CallTool(ctx context.Context, server, tool string, args jso
 		s.opts.Cache.StoreResult(cacheKey, res, rt.cfg.CacheResults)
 	}
 	return res, nil
+}
+
+// callTimeoutError is the cause of a call's end when the server's call
+// timeout, not the caller's deadline, ran out.
+type callTimeoutError struct{ timeout time.Duration }
+
+func (e *callTimeoutError) Error() string {
+	return fmt.Sprintf("no answer within %v (the server's callTimeout; raise it in the server's \"mcpfs\" object if the tool is just slow): %v", e.timeout, context.DeadlineExceeded)
+}
+
+func (e *callTimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// ctxErr is why ctx ended: its cause when that wraps its error (the
+// server's call timeout), else its error.
+func ctxErr(ctx context.Context) error {
+	err := ctx.Err()
+	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, err) {
+		return cause
+	}
+	return err
 }
 
 // readyConn returns rt's live connection, waiting while it connects and
@@ -527,7 +547,7 @@ func (s *Supervisor) readyConn(ctx context.Context, rt *serverRuntime) (*conn, e
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%w: it is still %s: %w", ErrNotReady, snap.State, ctx.Err())
+			return nil, fmt.Errorf("%w: it is still %s: %w", ErrNotReady, snap.State, ctxErr(ctx))
 		}
 	}
 }
