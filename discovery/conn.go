@@ -94,6 +94,7 @@ type conn struct {
 	maxPages int
 
 	ids         atomic.Int64
+	inflight    atomic.Int64  // tools/call requests waiting for an answer
 	listChanged chan struct{} // capacity 1: coalesces signals
 
 	dead     chan struct{}
@@ -218,11 +219,12 @@ func (s *Supervisor) runSession(ctx context.Context, rt *serverRuntime) (*conn, 
 	return cn, readyAt, s.serve(ctx, rt, cn, timeout)
 }
 
-// serve follows a ready connection: it re-lists tools on list_changed and
-// returns when the connection dies or ctx ends.
+// serve follows a ready connection: it re-lists tools on list_changed,
+// pings the server (see Options.PingInterval), and returns when the
+// connection dies, the server stops answering, or ctx ends.
 func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, timeout time.Duration) error {
 	var ping <-chan time.Time
-	if cn.httpc != nil && s.opts.PingInterval > 0 {
+	if s.opts.PingInterval > 0 && (cn.proc != nil || cn.httpc != nil) {
 		t := time.NewTicker(s.opts.PingInterval)
 		defer t.Stop()
 		ping = t.C
@@ -235,6 +237,13 @@ func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, tim
 		case <-cn.dead:
 			return cn.deadErr
 		case <-ping:
+			waiting := cn.inflight.Load()
+			if cn.proc != nil && waiting == 0 {
+				// A stdio server's exit is seen at once; only one that
+				// keeps calls waiting is asked whether it is still there.
+				missed = 0
+				continue
+			}
 			err := cn.ping(ctx, min(timeout, s.opts.PingInterval))
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -244,11 +253,19 @@ func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, tim
 				continue
 			}
 			missed++
-			cn.log.Debug("ping failed", "err", err, "in-a-row", missed)
-			if missed >= 2 {
+			cn.log.Debug("ping failed", "err", err, "in-a-row", missed, "calls-waiting", waiting)
+			if missed < 2 {
+				continue
+			}
+			if cn.proc == nil {
 				return fmt.Errorf("the server stopped answering: two pings in a row failed: %w", err)
 			}
-			continue
+			// The ping's deadline is not the calls': err is not wrapped, so
+			// the waiting calls do not read as timed out.
+			err = fmt.Errorf("the server stopped answering: no answer to two pings in a row while %d calls waited%s (last ping: %v)",
+				waiting, processState(cn.proc.cmd.Process.Pid), err)
+			cn.proc.fail(err) // kills the group: the waiting calls fail now, with err
+			return err
 		case <-cn.listChanged:
 		}
 		// Let a burst of notifications arrive, then list once.
@@ -649,6 +666,8 @@ func (cn *conn) callTool(ctx context.Context, tool string, args json.RawMessage)
 	if err := json.Unmarshal(args, &obj); err != nil {
 		return nil, fmt.Errorf("arguments must be a JSON object: %w", err)
 	}
+	cn.inflight.Add(1)
+	defer cn.inflight.Add(-1)
 	res, err := cn.request(ctx, methodToolsCall, map[string]any{"name": tool, "arguments": args})
 	if err != nil {
 		return nil, err

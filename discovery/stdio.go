@@ -308,6 +308,7 @@ func (p *process) stop() {
 		_ = p.stdin.Close()
 		if !waitFor(p.exited, stopStdinGrace) {
 			p.signal(syscall.SIGTERM)
+			p.signal(syscall.SIGCONT) // a stopped process acts on SIGTERM only once continued
 			if !waitFor(p.exited, stopTermGrace) {
 				p.signal(syscall.SIGKILL)
 				<-p.exited

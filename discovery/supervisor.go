@@ -82,11 +82,15 @@ type Options struct {
 	RestartMaxDelay time.Duration
 	HealthyUptime   time.Duration
 
-	// PingInterval is how often a ready HTTP or SSE server is pinged: such
-	// a server can go away without a sign (a stdio server's exit is seen at
-	// once), and two failed pings in a row mark it failed, with its last
-	// tool list kept as stale, and start it again. Zero means
-	// DefaultPingInterval; negative turns pings off.
+	// PingInterval is how often a ready HTTP or SSE server is pinged, and
+	// a stdio server while calls to it wait: an HTTP server can go away
+	// without a sign, and a stdio server can hang or be stopped (SIGSTOP)
+	// without exiting. Two pings in a row without an answer (within
+	// PingInterval, or the connect timeout if shorter) mark the server
+	// failed, with its last tool list kept as stale, and start it again; a
+	// stdio server's process group is killed first, so its waiting calls
+	// fail at once. Zero means DefaultPingInterval; negative turns pings
+	// off.
 	PingInterval time.Duration
 }
 
