@@ -188,8 +188,13 @@ func (s *Supervisor) runSession(ctx context.Context, rt *serverRuntime) (*conn, 
 	case <-rt.kick:
 	default:
 	}
+	if err := s.starts.acquire(ctx, rt); err != nil {
+		return nil, time.Time{}, err
+	}
+	rt.urgent.Store(false)
 	began := time.Now()
 	cn, info, tools, truncated, err := s.connect(ctx, sc, timeout, log)
+	s.starts.release()
 	if err != nil {
 		log.Debug("connect failed", "elapsed", time.Since(began), "err", err)
 		return nil, time.Time{}, err

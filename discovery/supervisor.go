@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -38,6 +39,7 @@ const (
 	DefaultRestartMaxDelay = 30 * time.Second
 	DefaultHealthyUptime   = 60 * time.Second
 	DefaultPingInterval    = 15 * time.Second
+	DefaultMaxStarts       = 8
 )
 
 // Options tunes a Supervisor. The zero value is ready to use.
@@ -61,6 +63,11 @@ type Options struct {
 	// stdout; a longer line fails the server. Zero means
 	// DefaultMaxMessageBytes (64 MiB).
 	MaxMessageBytes int
+	// MaxStarts bounds how many servers start at once (process start,
+	// initialize and first tools/list); the others wait, published as
+	// connecting, and their connect timeout counts from their turn. A
+	// server a call waits for goes first. Zero means DefaultMaxStarts.
+	MaxStarts int
 	// Builtins are the in-process servers available to configs with
 	// Transport "builtin", keyed by ServerConfig.Builtin. Each call of the
 	// function must return a new server.
@@ -123,6 +130,9 @@ func (o Options) withDefaults() Options {
 	if o.PingInterval == 0 {
 		o.PingInterval = DefaultPingInterval
 	}
+	if o.MaxStarts <= 0 {
+		o.MaxStarts = DefaultMaxStarts
+	}
 	return o
 }
 
@@ -135,6 +145,8 @@ type Supervisor struct {
 	opts Options
 	log  *slog.Logger
 
+	starts *startGate // bounds concurrent starts
+
 	cancel context.CancelFunc // ends every session; called by Close
 	// baseCtx is the parent of every server's goroutine; it lives as long
 	// as the Supervisor (Reconfigure starts servers under it).
@@ -143,7 +155,10 @@ type Supervisor struct {
 
 	mu       sync.Mutex
 	servers  map[string]*serverRuntime // by normalised name
-	catalog  *Catalog
+	order    []*serverRuntime          // s.servers sorted by name
+	version  uint64                    // of the newest publish
+	catalog  *Catalog                  // built lazily: nil or stale when dirty
+	dirty    bool
 	changed  chan struct{} // closed and replaced on every publish
 	watchers map[*watcher]struct{}
 	closed   bool
@@ -167,6 +182,7 @@ type serverRuntime struct {
 	failures int           // sessions that ended in failure
 	failedAt time.Time     // when the last failure was published
 	kick     chan struct{} // capacity 1: a call asks for a restart now
+	urgent   atomic.Bool   // a call waits for this server to start
 
 	stop    context.CancelFunc // ends this server's goroutine (set by launch)
 	done    chan struct{}      // closed when that goroutine has returned
@@ -197,6 +213,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 		opts:     opts,
 		log:      opts.Logger,
 		cancel:   cancel,
+		starts:   newStartGate(opts.MaxStarts),
 		servers:  make(map[string]*serverRuntime, len(cfg.Servers)),
 		changed:  make(chan struct{}),
 		watchers: make(map[*watcher]struct{}),
@@ -216,6 +233,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 		s.servers[sc.Name] = rt
 	}
 	s.mu.Lock()
+	s.reorderLocked()
 	s.publishLocked()
 	s.mu.Unlock()
 	for _, rt := range start {
@@ -331,6 +349,7 @@ func (s *Supervisor) Reconfigure(cfg *Config) {
 		}
 	}
 	s.cfg = cfg
+	s.reorderLocked()
 	s.publishLocked()
 	s.mu.Unlock()
 
@@ -358,6 +377,22 @@ func (s *Supervisor) Config() *Config {
 func (s *Supervisor) Catalog() *Catalog {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.catalogLocked()
+}
+
+// catalogLocked returns the Catalog of the newest publish, building it if
+// it has not been yet. Building waits for a reader: a config of thousands
+// of servers publishes thousands of times while it starts. s.mu must be
+// held.
+func (s *Supervisor) catalogLocked() *Catalog {
+	if s.catalog == nil || s.dirty {
+		servers := make([]ServerSnapshot, len(s.order))
+		for i, rt := range s.order {
+			servers[i] = rt.snap
+		}
+		s.catalog = &Catalog{Version: s.version, Servers: servers}
+		s.dirty = false
+	}
 	return s.catalog
 }
 
@@ -370,7 +405,7 @@ func (s *Supervisor) Watch() (<-chan *Catalog, func()) {
 	w := &watcher{ch: make(chan *Catalog, 1)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.ch <- s.catalog
+	w.ch <- s.catalogLocked()
 	if s.closed {
 		close(w.ch)
 		return w.ch, func() {}
@@ -393,8 +428,8 @@ func (s *Supervisor) Settle(ctx context.Context) error {
 	for {
 		s.mu.Lock()
 		closed, changed := s.closed, s.changed
-		connecting := slices.ContainsFunc(s.catalog.Servers, func(ss ServerSnapshot) bool {
-			return ss.State == StateConnecting
+		connecting := slices.ContainsFunc(s.order, func(rt *serverRuntime) bool {
+			return rt.snap.State == StateConnecting
 		})
 		s.mu.Unlock()
 		if !connecting {
@@ -525,6 +560,8 @@ func (s *Supervisor) readyConn(ctx context.Context, rt *serverRuntime) (*conn, e
 					return cn, nil
 				}
 			}
+		case StateConnecting:
+			rt.urgent.Store(true) // first in line for a start slot
 		case StateDisabled:
 			return nil, fmt.Errorf("%w: it is disabled", ErrNotReady)
 		case StateFailed:
@@ -587,14 +624,23 @@ func (s *Supervisor) Close() error {
 func (s *Supervisor) serverNames() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.catalog.Servers) == 0 {
+	if len(s.order) == 0 {
 		return "none"
 	}
-	names := make([]string, len(s.catalog.Servers))
-	for i, ss := range s.catalog.Servers {
-		names[i] = ss.Name
+	names := make([]string, len(s.order))
+	for i, rt := range s.order {
+		names[i] = rt.cfg.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// reorderLocked sorts s.order after s.servers changed. s.mu must be held.
+func (s *Supervisor) reorderLocked() {
+	s.order = s.order[:0]
+	for _, rt := range s.servers {
+		s.order = append(s.order, rt)
+	}
+	slices.SortFunc(s.order, func(a, b *serverRuntime) int { return strings.Compare(a.cfg.Name, b.cfg.Name) })
 }
 
 // update applies f to the server's runtime and publishes a new catalog,
@@ -613,25 +659,17 @@ func (s *Supervisor) update(rt *serverRuntime, f func(rt *serverRuntime)) {
 	s.publishLocked()
 }
 
-// publishLocked builds the next Catalog and hands it to watchers. s.mu must
-// be held.
+// publishLocked makes a new Catalog version and hands it to watchers, if
+// any (it is built only when read). s.mu must be held.
 func (s *Supervisor) publishLocked() {
-	var version uint64 = 1
-	if s.catalog != nil {
-		version = s.catalog.Version + 1
-	}
-	servers := make([]ServerSnapshot, 0, len(s.servers))
-	for _, rt := range s.servers {
-		servers = append(servers, rt.snap)
-	}
-	slices.SortFunc(servers, func(a, b ServerSnapshot) int { return strings.Compare(a.Name, b.Name) })
-	s.catalog = &Catalog{Version: version, Servers: servers}
+	s.version++
+	s.dirty = true
 	for w := range s.watchers {
 		select {
 		case <-w.ch:
 		default:
 		}
-		w.ch <- s.catalog
+		w.ch <- s.catalogLocked()
 	}
 	close(s.changed)
 	s.changed = make(chan struct{})
