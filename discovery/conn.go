@@ -92,6 +92,7 @@ type conn struct {
 	proc     *process     // stdio only
 	httpc    *http.Client // http and sse only
 	maxPages int
+	maxList  int64 // bytes of one tools/list, all pages
 
 	ids         atomic.Int64
 	inflight    atomic.Int64  // tools/call requests waiting for an answer
@@ -350,9 +351,13 @@ func (s *Supervisor) connect(ctx context.Context, sc ServerConfig, timeout time.
 		name:        sc.Name,
 		log:         log,
 		maxPages:    s.opts.MaxToolPages,
+		maxList:     s.opts.MaxListBytes,
 		listChanged: make(chan struct{}, 1),
 		dead:        make(chan struct{}),
 		stopListen:  func() {},
+	}
+	if sc.MaxListBytes > 0 {
+		cn.maxList = sc.MaxListBytes
 	}
 	if err = s.dial(ctx, cn, sc, timeout); err != nil {
 		cn = nil // nothing was started
@@ -602,6 +607,7 @@ func (cn *conn) listTools(ctx context.Context) (tools []Tool, truncated bool, er
 	seenTool := make(map[string]bool)
 	seenCursor := make(map[string]bool)
 	cursor := ""
+	size := int64(0)
 	for page := 0; ; page++ {
 		if page == cn.maxPages {
 			cn.log.Warn("tools/list has more pages than the bound; the tool list is truncated", "pages", page, "tools", len(tools))
@@ -614,6 +620,9 @@ func (cn *conn) listTools(ctx context.Context) (tools []Tool, truncated bool, er
 		raw, err := cn.request(ctx, methodToolsList, params)
 		if err != nil {
 			return nil, false, err
+		}
+		if size += int64(len(raw)); size > cn.maxList {
+			return nil, false, fmt.Errorf("%w: the answer to tools/list is over %d bytes after %d pages (the server's \"maxListBytes\" in its \"mcpfs\" object raises the bound)", ErrListTooLarge, cn.maxList, page+1)
 		}
 		var res struct {
 			Tools      []json.RawMessage `json:"tools"`

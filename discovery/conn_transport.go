@@ -21,7 +21,7 @@ const sseResponseTimeout = 24 * time.Hour
 func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeout time.Duration) error {
 	switch sc.Transport {
 	case "stdio":
-		proc, err := startProcess(sc, s.opts.MaxMessageBytes, cn.log)
+		proc, err := startProcess(sc, s.opts.MaxMessageBytes, int(min(cn.maxList, int64(s.opts.MaxMessageBytes))), cn.log)
 		if err != nil {
 			return err
 		}

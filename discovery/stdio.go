@@ -90,7 +90,7 @@ type process struct {
 // startProcess starts sc's command in its own process group with a minimal
 // environment, its stderr logged line by line and its stdout capped at
 // maxLine bytes per line.
-func startProcess(sc ServerConfig, maxLine int, log *slog.Logger) (*process, error) {
+func startProcess(sc ServerConfig, maxLine, maxList int, log *slog.Logger) (*process, error) {
 	cmd := osexec.Command(sc.Command, sc.Args...)
 	if pathList, ok := sc.Env["PATH"]; ok && !strings.Contains(sc.Command, "/") {
 		// The config's PATH decides where the command is found, as it would
@@ -167,6 +167,9 @@ func startProcess(sc ServerConfig, maxLine int, log *slog.Logger) (*process, err
 	}
 	p.stdout = newStdoutFilter(outR, maxLine, log, p.fail, p.stdoutEnded)
 	p.stdout.frame = ids.received
+	if maxList < maxLine {
+		p.stdout.maxList, p.stdout.onlyListing = maxList, ids.onlyListing
+	}
 	p.stderrRate = rateLimit{burst: rateLimitBurst, per: rateLimitWindow}
 	p.startReaper()
 	log.Debug("started", "pid", cmd.Process.Pid, "command", cmd.Path)
@@ -422,13 +425,18 @@ func (w *stdinWriter) Close() error {
 // otherwise log it to slog's default logger); the process's exit reports
 // what happened.
 type stdoutFilter struct {
-	br      *bufio.Reader
-	max     int
-	fail    func(error)
-	eof     func()
-	frame   func(line []byte) // told about each JSON line passed on, if set
-	log     *slog.Logger
-	skipped rateLimit
+	br    *bufio.Reader
+	max   int
+	fail  func(error)
+	eof   func()
+	frame func(line []byte) // told about each JSON line passed on, if set
+
+	// A line longer than maxList while onlyListing says that a tools/list
+	// alone waits is refused like one over max (the listing's bound).
+	maxList     int
+	onlyListing func() bool
+	log         *slog.Logger
+	skipped     rateLimit
 
 	line    []byte // the line being read
 	pending []byte // the rest of a JSON line not yet handed out
@@ -481,7 +489,14 @@ func (l *stdoutFilter) readLine() ([]byte, error) {
 	l.line = l.line[:0]
 	for {
 		chunk, err := l.br.ReadSlice('\n')
-		if len(l.line)+len(bytes.TrimRight(chunk, "\r\n")) > l.max {
+		n := len(l.line) + len(bytes.TrimRight(chunk, "\r\n"))
+		if l.onlyListing != nil && n > l.maxList && l.onlyListing() {
+			l.done = true
+			l.line = l.line[:0]
+			l.fail(fmt.Errorf("%w: the answer to tools/list is over %d bytes (the server's \"maxListBytes\" in its \"mcpfs\" object raises the bound)", ErrListTooLarge, l.maxList))
+			return nil, io.EOF
+		}
+		if n > l.max {
 			l.done = true
 			l.line = l.line[:0]
 			l.fail(fmt.Errorf("server wrote a line of more than %d bytes to stdout; a JSON-RPC message that large is refused", l.max))

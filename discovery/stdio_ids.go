@@ -15,9 +15,9 @@ type idTracker struct {
 	log *slog.Logger
 
 	mu        sync.Mutex
-	pending   map[string]bool // ids sent and not answered
-	cancelled map[string]bool // ids given up on (notifications/cancelled)
-	order     []string        // cancelled ids, oldest first, to bound the map
+	pending   map[string]string // method of each id sent and not answered
+	cancelled map[string]bool   // ids given up on (notifications/cancelled)
+	order     []string          // cancelled ids, oldest first, to bound the map
 	rate      rateLimit
 }
 
@@ -28,7 +28,7 @@ const maxTrackedIDs = 4096
 func newIDTracker(log *slog.Logger) *idTracker {
 	return &idTracker{
 		log:       log,
-		pending:   map[string]bool{},
+		pending:   map[string]string{},
 		cancelled: map[string]bool{},
 		rate:      rateLimit{burst: rateLimitBurst, per: rateLimitWindow},
 	}
@@ -66,7 +66,7 @@ func (t *idTracker) sent(frame []byte) {
 		if len(t.pending) >= maxTrackedIDs {
 			clear(t.pending) // only reports suffer: better than growing
 		}
-		t.pending[string(h.ID)] = true
+		t.pending[string(h.ID)] = h.Method
 	}
 }
 
@@ -82,7 +82,7 @@ func (t *idTracker) received(line []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
-	case t.pending[id]:
+	case t.pending[id] != "":
 		delete(t.pending, id)
 	case t.cancelled[id]:
 		t.log.Debug("an answer arrived after its request was cancelled; dropped", "id", truncate(id, 100))
@@ -91,4 +91,22 @@ func (t *idTracker) received(line []byte) {
 			t.log.Warn("the server answered with an id mcpfs never sent (or sent twice); dropped", "id", truncate(id, 100), "suppressed-before", suppressed)
 		}
 	}
+}
+
+// onlyListing reports whether a tools/list request waits and no
+// tools/call does: a long line then can only be the listing (or garbage),
+// and the listing's bound applies to it.
+func (t *idTracker) onlyListing() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	listing := false
+	for _, m := range t.pending {
+		switch m {
+		case methodToolsCall:
+			return false
+		case methodToolsList:
+			listing = true
+		}
+	}
+	return listing
 }

@@ -27,6 +27,10 @@ var (
 	ErrNotReady = errors.New("server not ready")
 	// ErrClosed means the Supervisor has been closed.
 	ErrClosed = errors.New("supervisor closed")
+	// ErrListTooLarge means a server's tools/list answer was over its
+	// bound (Options.MaxListBytes, ServerConfig.MaxListBytes); the server
+	// is then published as failed with this error.
+	ErrListTooLarge = errors.New("tool list too large")
 )
 
 // Defaults for the zero values of Options.
@@ -35,6 +39,7 @@ const (
 	DefaultCallTimeout     = 60 * time.Second
 	DefaultMaxToolPages    = 100
 	DefaultMaxMessageBytes = 64 << 20
+	DefaultMaxListBytes    = 16 << 20
 	DefaultRestartMinDelay = 500 * time.Millisecond
 	DefaultRestartMaxDelay = 30 * time.Second
 	DefaultHealthyUptime   = 60 * time.Second
@@ -68,6 +73,12 @@ type Options struct {
 	// connecting, and their connect timeout counts from their turn. A
 	// server a call waits for goes first. Zero means DefaultMaxStarts.
 	MaxStarts int
+	// MaxListBytes bounds one server's tools/list answer, all pages
+	// together; a server over it fails with ErrListTooLarge. A stdio
+	// server's answer is cut off while it is read, so memory stays
+	// bounded; HTTP and SSE answers are checked once read. Zero means
+	// DefaultMaxListBytes; ServerConfig.MaxListBytes overrides it.
+	MaxListBytes int64
 	// Builtins are the in-process servers available to configs with
 	// Transport "builtin", keyed by ServerConfig.Builtin. Each call of the
 	// function must return a new server.
@@ -129,6 +140,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PingInterval == 0 {
 		o.PingInterval = DefaultPingInterval
+	}
+	if o.MaxListBytes <= 0 {
+		o.MaxListBytes = DefaultMaxListBytes
 	}
 	if o.MaxStarts <= 0 {
 		o.MaxStarts = DefaultMaxStarts
