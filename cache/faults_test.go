@@ -246,3 +246,87 @@ func TestReadOnlyDir(t *testing.T) {
 		t.Errorf("set aside: %v", matches)
 	}
 }
+
+// TestUnwritableDirHelper is not a test: run with MCPFS_CACHE_EACCES_DIR
+// set (as a user who may read that cache but not write it), it opens the
+// cache and prints what it found.
+func TestUnwritableDirHelper(t *testing.T) {
+	dir := os.Getenv("MCPFS_CACHE_EACCES_DIR")
+	if dir == "" {
+		t.Skip("helper process for TestUnwritableDir; runs only when re-executed")
+	}
+	log := slog.New(slog.NewTextHandler(os.Stdout, nil))
+	s, err := Open(dir, Options{Logger: log})
+	if err != nil {
+		fmt.Println("open:", err)
+		return
+	}
+	_, ok := s.LoadTools("k")
+	s.StoreTools("new", sampleTools(1))
+	_, kept := s.LoadTools("new")
+	fmt.Printf("readonly=%v loaded=%v kept=%v\n", s.ReadOnly(), ok, kept)
+	if err := s.Close(); err != nil {
+		fmt.Println("close:", err)
+	}
+}
+
+// TestUnwritableDir opens, as another user, a cache that user may read but
+// not write (EACCES): it is served read-only, with one warning.
+func TestUnwritableDir(t *testing.T) {
+	if os.Getenv("MCPFS_CACHE_EACCES_DIR") != "" {
+		t.Skip("inside the helper")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("running the helper as another user needs root")
+	}
+	// Directories the other user can traverse: the binary and the cache.
+	base, err := os.MkdirTemp("", "mcpfs-eacces-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	bin := filepath.Join(base, "cache.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(base, "cache")
+	s := open(t, dir, Options{})
+	s.StoreTools("k", sampleTools(2))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Readable by all, writable by root only.
+	err = filepath.Walk(base, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() {
+			return os.Chmod(p, 0o755)
+		}
+		return os.Chmod(p, fi.Mode().Perm()|0o444)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^TestUnwritableDirHelper$")
+	cmd.Env = append(os.Environ(), "MCPFS_CACHE_EACCES_DIR="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	t.Logf("helper as uid 65534:\n%s", out)
+	if err != nil {
+		t.Skipf("cannot run a process as another user here: %v", err)
+	}
+	if !strings.Contains(string(out), "readonly=open "+dir) || !strings.Contains(string(out), "permission denied loaded=true kept=false") {
+		t.Errorf("helper: got %q, want the cache read-only (permission denied), the listing loaded, nothing kept", out)
+	}
+	if n := strings.Count(string(out), "level=WARN"); n != 1 {
+		t.Errorf("warnings: got %d, want 1", n)
+	}
+	if matches, _ := filepath.Glob(dir + ".corrupt*"); len(matches) > 0 {
+		t.Errorf("set aside: %v", matches)
+	}
+}
