@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -304,6 +305,8 @@ func (s *Store) writeFailed(what string, err error, args ...any) {
 	}
 }
 
+var gzipMagic = []byte{0x1f, 0x8b}
+
 // storedTools is the JSON of a cached tool listing.
 type storedTools struct {
 	Format int `json:"format"`
@@ -319,7 +322,16 @@ func (s *Store) LoadTools(key string) (discovery.CachedTools, bool) {
 		if err != nil {
 			return err
 		}
-		return item.Value(func(v []byte) error { return json.Unmarshal(v, &st) })
+		return item.Value(func(v []byte) error {
+			if bytes.HasPrefix(v, gzipMagic) { // JSON never starts so
+				zr, err := gzip.NewReader(bytes.NewReader(v))
+				if err != nil {
+					return err
+				}
+				return json.NewDecoder(zr).Decode(&st)
+			}
+			return json.Unmarshal(v, &st)
+		})
 	})
 	if err != nil {
 		if !errors.Is(err, badger.ErrKeyNotFound) {
@@ -333,9 +345,25 @@ func (s *Store) LoadTools(key string) (discovery.CachedTools, bool) {
 	return st.CachedTools, true
 }
 
+// compressAbove is the size past which a listing is stored gzipped: Badger
+// refuses a value over its value log file size (valueLogFileSize), which is
+// kept small (see guard.go), and listings compress about tenfold.
+const compressAbove = 256 << 10
+
 // StoreTools saves the listing of the server with key.
 func (s *Store) StoreTools(key string, t discovery.CachedTools) {
 	b, err := json.Marshal(storedTools{Format: toolsFormat, CachedTools: t})
+	if err == nil && len(b) > compressAbove {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		if _, err = zw.Write(b); err == nil {
+			err = zw.Close()
+		}
+		b = buf.Bytes()
+	}
+	if err == nil && len(b) > valueLogFileSize {
+		err = fmt.Errorf("the listing is %d bytes compressed; the cache keeps at most %d", len(b), valueLogFileSize)
+	}
 	if err == nil {
 		err = s.update(len(b), func(txn *badger.Txn) error {
 			return txn.Set(append(slices.Clip(prefixTools), key...), b)

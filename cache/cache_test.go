@@ -445,3 +445,20 @@ func TestSupervisorResultCache(t *testing.T) {
 		}
 	})
 }
+
+// TestLargeListing stores a listing far over Badger's value log file size
+// in memory: large listings are kept compressed.
+func TestLargeListing(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "cache"), Options{})
+	defer s.Close()
+	ct := sampleTools(0)
+	for i := range 20000 { // about 12 MB of JSON
+		name := fmt.Sprintf("tool%05d", i)
+		ct.Tools = append(ct.Tools, discovery.Tool{Name: name, Raw: json.RawMessage(`{"name":"` + name + `","description":"` + strings.Repeat("does a thing with a widget; ", 16) + `","inputSchema":{"type":"object","properties":{"id":{"type":"string"}}}}`)})
+	}
+	s.StoreTools("big", ct)
+	got, ok := s.LoadTools("big")
+	if !ok || len(got.Tools) != len(ct.Tools) || string(got.Tools[19999].Raw) != string(ct.Tools[19999].Raw) {
+		t.Fatalf("large listing: got ok %v with %d tools, want all %d back", ok, len(got.Tools), len(ct.Tools))
+	}
+}

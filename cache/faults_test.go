@@ -126,7 +126,7 @@ func TestFullDisk(t *testing.T) {
 	if os.Getenv("MCPFS_CACHE_FULL_DIR") != "" {
 		t.Skip("inside the helper")
 	}
-	mnt := mountTmpfs(t, "48m")
+	mnt := mountTmpfs(t, "96m")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestFullDiskHelper$")
 	cmd.Env = append(os.Environ(), "MCPFS_CACHE_FULL_DIR="+mnt)
 	began := time.Now()
@@ -199,7 +199,7 @@ func checkListings(t *testing.T, dir, stage string, n int, wantReadOnly bool) {
 // served read-only, writes are skipped after one warning, and nothing is
 // set aside. A missing cache on a read-only file system is ErrUnavailable.
 func TestReadOnlyDir(t *testing.T) {
-	mnt := mountTmpfs(t, "32m")
+	mnt := mountTmpfs(t, "96m")
 	dir := filepath.Join(mnt, "cache")
 	s := open(t, dir, Options{})
 	s.StoreTools("k", sampleTools(3))

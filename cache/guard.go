@@ -24,7 +24,7 @@ import (
 // full, so that Badger's own flushes, and Close, still have it.
 const (
 	memTableSize     = 1 << 20 // the memtable file is twice this
-	valueLogFileSize = 2 << 20 // the value log file is twice this
+	valueLogFileSize = 8 << 20 // the value log file is twice this; no value is larger
 	baseTableSize    = 1 << 20
 	valueThreshold   = 16 << 10 // larger values go to the value log
 
