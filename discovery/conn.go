@@ -568,7 +568,12 @@ func (cn *conn) send(ctx context.Context, req transport.JSONRPCRequest) (*transp
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-cn.dead:
-		return nil, transport.ErrTransportClosed
+		select {
+		case a := <-done: // answered just before the end
+			return a.resp, a.err
+		default:
+			return nil, transport.ErrTransportClosed
+		}
 	}
 }
 

@@ -425,18 +425,18 @@ func (w *stdinWriter) Close() error {
 // otherwise log it to slog's default logger); the process's exit reports
 // what happened.
 type stdoutFilter struct {
-	br    *bufio.Reader
-	max   int
-	fail  func(error)
-	eof   func()
-	frame func(line []byte) // told about each JSON line passed on, if set
+	br      *bufio.Reader
+	max     int
+	fail    func(error)
+	eof     func()
+	log     *slog.Logger
+	skipped rateLimit
+	frame   func(line []byte) // told about each JSON line passed on, if set
 
 	// A line longer than maxList while onlyListing says that a tools/list
 	// alone waits is refused like one over max (the listing's bound).
 	maxList     int
 	onlyListing func() bool
-	log         *slog.Logger
-	skipped     rateLimit
 
 	line    []byte // the line being read
 	pending []byte // the rest of a JSON line not yet handed out
