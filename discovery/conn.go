@@ -96,6 +96,7 @@ type conn struct {
 
 	ids         atomic.Int64
 	inflight    atomic.Int64  // tools/call requests waiting for an answer
+	unanswered  atomic.Bool   // a call ran out of time since the last ping answered
 	listChanged chan struct{} // capacity 1: coalesces signals
 
 	dead     chan struct{}
@@ -244,9 +245,10 @@ func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, tim
 			return cn.deadErr
 		case <-ping:
 			waiting := cn.inflight.Load()
-			if cn.proc != nil && waiting == 0 {
+			if cn.proc != nil && waiting == 0 && !cn.unanswered.Load() {
 				// A stdio server's exit is seen at once; only one that
-				// keeps calls waiting is asked whether it is still there.
+				// keeps calls waiting, or let one run out of time, is
+				// asked whether it is still there.
 				missed = 0
 				continue
 			}
@@ -256,6 +258,7 @@ func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, tim
 			}
 			if err == nil {
 				missed = 0
+				cn.unanswered.Store(false)
 				continue
 			}
 			missed++
@@ -268,8 +271,12 @@ func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, tim
 			}
 			// The ping's deadline is not the calls': err is not wrapped, so
 			// the waiting calls do not read as timed out.
-			err = fmt.Errorf("the server stopped answering: no answer to two pings in a row while %d calls waited%s (last ping: %v)",
-				waiting, processState(cn.proc.cmd.Process.Pid), err)
+			while := fmt.Sprintf("while %d calls waited", waiting)
+			if waiting == 0 {
+				while = "after a call ran out of time"
+			}
+			err = fmt.Errorf("the server stopped answering: no answer to two pings in a row %s%s (last ping: %v)",
+				while, processState(cn.proc.cmd.Process.Pid), err)
 			cn.proc.fail(err) // kills the group: the waiting calls fail now, with err
 			return err
 		case <-cn.listChanged:
@@ -689,6 +696,9 @@ func (cn *conn) callTool(ctx context.Context, tool string, args json.RawMessage)
 	defer cn.inflight.Add(-1)
 	res, err := cn.request(ctx, methodToolsCall, map[string]any{"name": tool, "arguments": args})
 	if err != nil {
+		if ctx.Err() != nil {
+			cn.unanswered.Store(true) // hung, or just slow: the pings will tell
+		}
 		return nil, err
 	}
 	if len(res) == 0 || string(res) == "null" {

@@ -66,3 +66,36 @@ func TestStoppedStdioServer(t *testing.T) {
 	}
 	waitGone(t, pid)
 }
+
+// TestStoppedStdioServerShortCallTimeout stops a stdio server whose calls
+// time out sooner than two pings: the call that ran out of time keeps the
+// pings going, so the server is still found stopped and restarted.
+func TestStoppedStdioServerShortCallTimeout(t *testing.T) {
+	noLeaks(t)
+	opts := fastRestarts()
+	opts.PingInterval = 100 * time.Millisecond
+	sc := faultServer("f", "more-tools")
+	sc.CallTimeout = 150 * time.Millisecond
+	s, _ := startSupervisor(t, opts, sc)
+	settle(t, s)
+	pid := serverPID(s, "f")
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := time.Now()
+	if _, err := s.CallTool(context.Background(), "f", "echo", nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("call to the stopped server: got %v, want its callTimeout", err)
+	}
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		ss, _ := s.Catalog().Server("f")
+		if ss.State == StateFailed || ss.Restarts > 0 {
+			t.Logf("found stopped %v after SIGSTOP, with no call waiting: %s", time.Since(stopped).Round(time.Millisecond), ss.Err)
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the stopped server is still %s 10s after its call timed out", ss.State)
+		}
+	}
+	callUntilOK(t, s, "f")
+}

@@ -101,7 +101,8 @@ type Options struct {
 	HealthyUptime   time.Duration
 
 	// PingInterval is how often a ready HTTP or SSE server is pinged, and
-	// a stdio server while calls to it wait: an HTTP server can go away
+	// a stdio server while calls to it wait or after a call to it ran out
+	// of time (until a ping is answered): an HTTP server can go away
 	// without a sign, and a stdio server can hang or be stopped (SIGSTOP)
 	// without exiting. Two pings in a row without an answer (within
 	// PingInterval, or the connect timeout if shorter) mark the server
