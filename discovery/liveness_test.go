@@ -40,9 +40,7 @@ func TestStoppedStdioServer(t *testing.T) {
 			t.Fatal("the call never went out")
 		}
 	}
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, pid)
 	stopped := time.Now()
 	var err error
 	select {
@@ -80,9 +78,7 @@ func TestStoppedStdioServerShortCallTimeout(t *testing.T) {
 	settle(t, s)
 	pid := serverPID(s, "f")
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, pid)
 	stopped := time.Now()
 	if _, err := s.CallTool(context.Background(), "f", "echo", nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("call to the stopped server: got %v, want its callTimeout", err)
@@ -98,4 +94,18 @@ func TestStoppedStdioServerShortCallTimeout(t *testing.T) {
 		}
 	}
 	callUntilOK(t, s, "f")
+}
+
+// stopProcess sends SIGSTOP to pid and waits until the kernel reports it
+// stopped.
+func stopProcess(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); processState(pid) == ""; time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("process %d not stopped 5s after SIGSTOP", pid)
+		}
+	}
 }
