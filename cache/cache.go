@@ -152,6 +152,9 @@ func Open(dir string, opts Options) (*Store, error) {
 		if errors.Is(err, ErrLocked) {
 			return nil, fmt.Errorf("open cache %s: %w", dir, err)
 		}
+		if err != nil && (errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(err.Error(), "truncate required")) {
+			return nil, fmt.Errorf("open cache %s: %w: %w; it holds last writes that only a writable open can read back, which it will once there is room", dir, ErrUnavailable, s.readOnly)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("open cache %s: %w: %w (and it cannot be read: %v)", dir, ErrUnavailable, s.readOnly, err)
 		}
