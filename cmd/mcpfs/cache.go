@@ -41,6 +41,7 @@ results of read-only tools. Secret values from the config are never stored.`,
 					return g.writeJSON(map[string]any{
 						"dir": st.Dir, "servers": st.Servers, "tool_bytes": st.ToolBytes,
 						"results": st.Results, "result_bytes": st.ResultBytes, "disk_bytes": st.DiskBytes,
+						"writes": st.Writes,
 					})
 				}
 				w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
@@ -48,6 +49,7 @@ results of read-only tools. Secret values from the config are never stored.`,
 				fmt.Fprintf(w, "servers:\t%d\t(%s of tool listings)\n", st.Servers, byteSize(st.ToolBytes))
 				fmt.Fprintf(w, "results:\t%d\t(%s)\n", st.Results, byteSize(st.ResultBytes))
 				fmt.Fprintf(w, "on disk:\t%s\n", byteSize(st.DiskBytes))
+				fmt.Fprintf(w, "writes:\t%s\n", st.Writes)
 				return w.Flush()
 			})
 		},

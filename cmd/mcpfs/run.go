@@ -136,6 +136,9 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, flags en
 		Timeout:  flags.Timeout,
 		Strict:   rs.Options.Strict,
 		Progress: func(exec.Call) { calls.Add(1) },
+		Waiting: func(running int) {
+			fmt.Fprintf(g.stderr, "mcpfs: waiting for a run slot: %d runs are in progress on the engine (the wait counts against --timeout)\n", running)
+		},
 	})
 	stop()
 	if asJSON {

@@ -59,6 +59,9 @@ type Engine struct {
 	// search keeps the search index of the newest tree.
 	search search.Indexer
 
+	// slots bounds the runs in progress (MaxRuns).
+	slots chan struct{}
+
 	// skills is the skill store; nil when there is no place for one.
 	// Trees include its current skills.
 	skills *skills.Store
@@ -165,6 +168,7 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		oneShot:        opts.OneShot,
 		watchers:       map[chan *mcpfs.Tree]struct{}{},
 		followed:       make(chan struct{}),
+		slots:          make(chan struct{}, MaxRuns),
 	}
 	if e.connectTimeout <= 0 {
 		e.connectTimeout = discovery.DefaultConnectTimeout
@@ -495,8 +499,15 @@ func (e *Engine) Run(ctx context.Context, filename string, src []byte, timeout t
 	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout})
 }
 
+// MaxRuns is how many snippets one engine runs at once; more wait for a
+// slot, and the wait counts against their time limit.
+const MaxRuns = 8
+
 // RunOptions are what one run asks beyond the engine's settings.
 type RunOptions struct {
+	// Waiting, when set, is called once when the run must wait for a
+	// slot, with how many runs are in progress.
+	Waiting func(running int)
 	Timeout  time.Duration   // zero: the settings' default
 	Strict   bool            // refuse unless every sandbox layer is in force
 	Progress func(exec.Call) // called after each tool call ends; may be nil
@@ -510,6 +521,33 @@ func (e *Engine) RunWithProgress(ctx context.Context, filename string, src []byt
 
 // runWith is Run with per-run options.
 func (e *Engine) RunWith(ctx context.Context, filename string, src []byte, ro RunOptions) (*exec.Result, error) {
+	start := time.Now()
+	limit := ro.Timeout
+	if limit <= 0 {
+		limit = e.Settings().Options.Timeout
+	}
+	select {
+	case e.slots <- struct{}{}:
+	default:
+		if ro.Waiting != nil {
+			ro.Waiting(len(e.slots))
+		}
+		wctx, cancel := context.WithTimeout(ctx, limit)
+		select {
+		case e.slots <- struct{}{}:
+			cancel()
+		case <-wctx.Done():
+			cancel()
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &exec.RunError{Kind: exec.ErrTimeout, Msg: fmt.Sprintf("waited %v for a run slot: %d runs were in progress on the engine", limit, MaxRuns)}
+		}
+	}
+	defer func() { <-e.slots }()
+	if waited := time.Since(start); waited > time.Millisecond {
+		ro.Timeout = max(limit-waited, time.Millisecond)
+	}
 	imports := snippetServers(filename, src)
 	e.WaitFor(ctx, func(name string) bool { return imports[naming.Package(name)] })
 	if err := unavailable(e.sup.Catalog(), imports); err != nil {
