@@ -507,7 +507,7 @@ const MaxRuns = 8
 type RunOptions struct {
 	// Waiting, when set, is called once when the run must wait for a
 	// slot, with how many runs are in progress.
-	Waiting func(running int)
+	Waiting  func(running int)
 	Timeout  time.Duration   // zero: the settings' default
 	Strict   bool            // refuse unless every sandbox layer is in force
 	Progress func(exec.Call) // called after each tool call ends; may be nil
