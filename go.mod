@@ -44,3 +44,7 @@ require (
 	google.golang.org/protobuf v1.36.7 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
+
+// The metaschemas compile when first used, not at every process start:
+// see cmd/internal/thirdparty/README.md.
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./cmd/internal/thirdparty/jsonschema

@@ -2,8 +2,24 @@
 # The whole test suite, as CI runs it. On a fresh machine with Go, node and
 # npm it installs what the tests need first: the pinned MCP servers (into the
 # git-ignored testenv/node_modules) and staticcheck (a pinned version).
+#
+# MCPFS_SYSTEM_PACKAGES=1 (CI sets it) also installs the Debian packages
+# some tests use (postgresql, fuse3, chromium) when they are missing; without it,
+# those tests run if the packages are there and skip, saying why, if not.
+# The slow integration tests (npm servers, the real binary, the benchmark
+# suite) run because this script sets MCPFS_INTEGRATION=1; a plain
+# `go test ./...` leaves them out.
 set -eu
 cd "$(dirname "$0")"
+export MCPFS_INTEGRATION=1
+SYSTEM_PACKAGES=${MCPFS_SYSTEM_PACKAGES:-}
+apt_install() {
+	if [ -n "$SYSTEM_PACKAGES" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+	else
+		echo "not installing $* (set MCPFS_SYSTEM_PACKAGES=1 as root to install it); the tests that need it skip"
+	fi
+}
 
 STATICCHECK_VERSION=v0.8.2
 
@@ -20,8 +36,8 @@ echo "== PostgreSQL for the data-analyst example (examples/analyst)"
 # The tests read the connection URL from MCPFS_TEST_POSTGRES_URL; without
 # PostgreSQL they skip that example and say why.
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
-if [ -z "$(pg_bin)" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+if [ -z "$(pg_bin)" ]; then
+	apt_install postgresql
 fi
 PGBIN=$(pg_bin)
 if [ -n "$PGBIN" ]; then
@@ -55,16 +71,15 @@ echo "== fuse3 (fusermount3, for the unprivileged mount test)"
 # As root mcpfs mounts directly; other users mount through fusermount3.
 # The fs/fuse tests mount once as nobody through it; without it that test
 # skips and says why.
-if ! command -v fusermount3 >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fuse3 >/dev/null
+if ! command -v fusermount3 >/dev/null; then
+	apt_install fuse3
 fi
 
 echo "== Chromium (the browser test of mcpfs ui)"
 # The page's test drives Debian's chromium; without it that test skips and
-# says why. It is installed only when CI=true asks for system packages: a
-# developer's machine is left as it is.
-if [ "${CI:-}" = true ] && ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+# says why.
+if ! command -v chromium >/dev/null; then
+	apt_install chromium
 fi
 
 echo "== installing staticcheck $STATICCHECK_VERSION"

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,9 +26,17 @@ const (
 	DefaultMaxTotalResultBytes = 64 << 20 // all results together
 )
 
-// ErrLocked means another process has the cache open. Badger allows one
-// process per directory; mcpfs then runs without the cache.
-var ErrLocked = errors.New("the cache is in use by another mcpfs process")
+// Errors of Open and of writes, wrapped; test them with errors.Is.
+var (
+	// ErrLocked means another process has the cache open. Badger allows one
+	// process per directory; mcpfs then runs without the cache.
+	ErrLocked = errors.New("the cache is in use by another mcpfs process")
+	// ErrUnavailable means the cache's directory can neither be written
+	// (no space, no permission, a read-only file system) nor read.
+	ErrUnavailable = errors.New("the cache cannot be used here")
+	// ErrReadOnly means the Store was opened read-only (see Store.ReadOnly).
+	ErrReadOnly = errors.New("the cache is open read-only")
+)
 
 // Key prefixes. Tool listings never expire; results carry a TTL.
 var (
@@ -57,11 +66,17 @@ type Options struct {
 
 // Store is mcpfs's cache in one Badger directory. It implements
 // discovery.Cache. All methods are safe for concurrent use.
+//
+// Nothing a Store does ends the process: a full disk, a read-only or
+// unwritable directory turn writes off (said once in the log) and the
+// cache goes on serving what it holds; see the guard in guard.go.
 type Store struct {
-	db   *badger.DB
-	dir  string
-	log  *slog.Logger
-	opts Options
+	db       *badger.DB
+	dir      string
+	log      *slog.Logger
+	opts     Options
+	guard    *guard
+	readOnly error // why the Store is read-only; nil when writable
 
 	mu          sync.Mutex // serialises result writes and eviction
 	resultBytes int64      // estimate of the live results' bytes
@@ -79,11 +94,19 @@ func DefaultDir() (string, error) {
 	return filepath.Join(base, "mcpfs", "cache"), nil
 }
 
-// Open opens the cache in dir, creating it (mode 0700) if needed. If
-// another process holds the directory, it returns an error wrapping
-// ErrLocked at once. A cache that cannot be opened otherwise (corrupt
-// files, a version Badger cannot read) is renamed to dir.corrupt-<time>, a
-// warning is logged, and an empty cache is opened in its place.
+// Open opens the cache in dir, creating it (mode 0700) if needed.
+//
+//   - If another process holds the directory, the error wraps ErrLocked, at
+//     once.
+//   - If the directory cannot be written (a full disk, a read-only file
+//     system, no permission) but holds a cache, that cache is opened
+//     read-only: a warning says why, loads work, stores are skipped (see
+//     ReadOnly). If there is nothing to read either, the error wraps
+//     ErrUnavailable. Neither case touches what is in the directory.
+//   - Only a cache Badger cannot read in a writable directory with room
+//     (corrupt or truncated files, a format it does not know) is set aside,
+//     renamed to dir.corrupt (replacing an older copy: at most one is
+//     kept), with a warning, and an empty cache is opened in its place.
 func Open(dir string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -94,27 +117,52 @@ func Open(dir string, opts Options) (*Store, error) {
 	if opts.MaxTotalResultBytes <= 0 {
 		opts.MaxTotalResultBytes = DefaultMaxTotalResultBytes
 	}
-	s := &Store{dir: dir, log: opts.Logger, opts: opts}
-	if !opts.InMemory {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+	s := &Store{dir: dir, log: opts.Logger, opts: opts, guard: newGuard(dir, opts.Logger)}
+	if opts.InMemory {
+		db, err := openBadger(dir, opts, false)
+		if err != nil {
+			return nil, fmt.Errorf("open cache in memory: %w", err)
+		}
+		s.db = db
+		return s, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open cache %s: %w: %w", dir, ErrUnavailable, err)
+	}
+	_ = os.Chmod(dir, 0o700)
+
+	var db *badger.DB
+	var err error
+	if s.readOnly = unwritable(dir); s.readOnly == nil {
+		db, err = openBadger(dir, opts, false)
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrLocked):
+			return nil, fmt.Errorf("open cache %s: %w", dir, err)
+		case isEnvironment(err):
+			s.readOnly = err
+		default:
+			if db, err = s.setAside(err); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.readOnly != nil {
+		db, err = openBadger(dir, opts, true)
+		if errors.Is(err, ErrLocked) {
 			return nil, fmt.Errorf("open cache %s: %w", dir, err)
 		}
-		_ = os.Chmod(dir, 0o700)
-	}
-	db, err := openBadger(dir, opts)
-	if err != nil && !opts.InMemory && !errors.Is(err, ErrLocked) {
-		aside := fmt.Sprintf("%s.corrupt-%s", dir, time.Now().Format("20060102-150405.000"))
-		if rerr := os.Rename(dir, aside); rerr != nil {
-			return nil, fmt.Errorf("open cache %s: %w (and it could not be set aside: %v; remove it by hand)", dir, err, rerr)
+		if err != nil && (errors.Is(err, badger.ErrTruncateNeeded) || strings.Contains(err.Error(), "truncate required")) {
+			return nil, fmt.Errorf("open cache %s: %w: %w; it holds last writes that only a writable open can read back, which it will once there is room", dir, ErrUnavailable, s.readOnly)
 		}
-		opts.Logger.Warn("the cache could not be opened; set it aside and starting an empty one", "dir", dir, "set-aside", aside, "err", err)
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("open cache %s: %w", dir, err)
+		if err != nil {
+			return nil, fmt.Errorf("open cache %s: %w: %w (and it cannot be read: %v)", dir, ErrUnavailable, s.readOnly, err)
 		}
-		db, err = openBadger(dir, opts)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open cache %s: %w", dir, err)
+		s.guard.off = fmt.Errorf("%w: %w", ErrReadOnly, s.readOnly)
+		s.log.Warn("the cache is read-only: cached listings and results are served, nothing new is kept", "dir", dir, "why", s.readOnly)
+	} else {
+		s.guard.makeReserve()
+		_ = s.guard.admit(0) // gives Badger's files their blocks now
 	}
 	s.db = db
 	if s.resultBytes, err = s.countResults(); err != nil {
@@ -124,15 +172,56 @@ func Open(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// unwritable says why dir cannot take Badger's writes now (no permission,
+// a read-only file system, too little free space), or nil.
+func unwritable(dir string) error {
+	probe := filepath.Join(dir, ".mcpfs-probe")
+	f, err := os.OpenFile(probe, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	os.Remove(probe)
+	if free, err := freeBytes(dir); err == nil && free < reserveBytes {
+		return fmt.Errorf("%w (%d bytes free, %d needed)", errFull, free, reserveBytes)
+	}
+	return nil
+}
+
+// setAside moves a cache Badger could not open (why) to dir.corrupt,
+// replacing an older copy, and opens an empty one.
+func (s *Store) setAside(why error) (*badger.DB, error) {
+	aside := s.dir + ".corrupt"
+	if err := os.RemoveAll(aside); err != nil {
+		return nil, fmt.Errorf("open cache %s: %w (and an older copy set aside, %s, could not be removed: %v; remove it by hand)", s.dir, why, aside, err)
+	}
+	if err := os.Rename(s.dir, aside); err != nil {
+		return nil, fmt.Errorf("open cache %s: %w (and it could not be set aside: %v; remove it by hand)", s.dir, why, err)
+	}
+	s.log.Warn("the cache could not be read; set it aside and starting an empty one", "dir", s.dir, "set-aside", aside, "err", why)
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open cache %s: %w", s.dir, err)
+	}
+	db, err := openBadger(s.dir, s.opts, false)
+	if err != nil {
+		return nil, fmt.Errorf("open cache %s: %w", s.dir, err)
+	}
+	return db, nil
+}
+
 // openBadger opens the database, turning Badger's lock failure into
 // ErrLocked and a panic on corrupt files into an error.
-func openBadger(dir string, opts Options) (db *badger.DB, err error) {
+func openBadger(dir string, opts Options, readOnly bool) (db *badger.DB, err error) {
 	bo := badger.DefaultOptions(dir).
 		WithInMemory(opts.InMemory).
+		WithReadOnly(readOnly).
 		WithLogger(badgerLogger{opts.Logger}).
 		WithNumVersionsToKeep(1).
-		WithMemTableSize(8 << 20).
-		WithValueLogFileSize(64 << 20).
+		WithMemTableSize(memTableSize).
+		WithNumMemtables(2).
+		WithBaseTableSize(baseTableSize).
+		WithValueThreshold(valueThreshold).
+		WithValueLogFileSize(valueLogFileSize).
 		WithBlockCacheSize(8 << 20).
 		WithNumCompactors(2).
 		WithNumGoroutines(2).
@@ -140,11 +229,7 @@ func openBadger(dir string, opts Options) (db *badger.DB, err error) {
 	if opts.InMemory {
 		bo = bo.WithDir("").WithValueDir("")
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			db, err = nil, fmt.Errorf("badger: %v", r)
-		}
-	}()
+	defer noFault(&err)()
 	db, err = badger.Open(bo)
 	if err != nil && strings.Contains(err.Error(), "Cannot acquire directory lock") {
 		return nil, fmt.Errorf("%w (%s holds %s)", ErrLocked, lockHolder(dir), dir)
@@ -161,16 +246,69 @@ func lockHolder(dir string) string {
 	return "another process"
 }
 
+// ReadOnly says why the Store keeps nothing new (a read-only or unwritable
+// directory, a disk that was full when it was opened), or nil when it is
+// writable. A writable Store can still skip writes while its disk is full.
+func (s *Store) ReadOnly() error { return s.readOnly }
+
 // Dir returns the cache's directory.
 func (s *Store) Dir() string { return s.dir }
 
 // Close writes out what is in memory and releases the directory.
-func (s *Store) Close() error {
+//
+// On a disk too full for Badger's last flush, Close leaves the database
+// open instead (its files and lock are released when the process exits):
+// what was written is in Badger's write-ahead log already and is read back
+// on the next Open, as after a kill -9, while a flush into a full disk
+// would end the process with SIGBUS.
+func (s *Store) Close() (err error) {
+	if !s.opts.InMemory && s.readOnly == nil && !s.guard.roomForClose() {
+		s.log.Warn("the disk holding the cache is full: leaving the cache's last writes in its log, to be read back on the next start", "dir", s.dir)
+		return nil
+	}
+	defer noFault(&err)()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close cache %s: %w", s.dir, err)
 	}
 	return nil
 }
+
+// view runs f in a read transaction; a fault or panic becomes an error.
+func (s *Store) view(f func(txn *badger.Txn) error) (err error) {
+	defer noFault(&err)()
+	return s.db.View(f)
+}
+
+// update runs f in a write transaction of about n bytes if the guard lets
+// it in, and tells the guard when Badger refuses it. It returns an error
+// only for the caller's log; the guard has said what matters.
+func (s *Store) update(n int, f func(txn *badger.Txn) error) (err error) {
+	if !s.opts.InMemory {
+		if err := s.guard.admit(n); err != nil {
+			return err
+		}
+	}
+	func() {
+		defer noFault(&err)()
+		err = s.db.Update(f)
+	}()
+	return err
+}
+
+// writeFailed reports a failed write: environment errors through the
+// guard (said once), the rest as a warning.
+func (s *Store) writeFailed(what string, err error, args ...any) {
+	switch {
+	case errors.Is(err, errFull) || errors.Is(err, ErrReadOnly):
+		s.log.Debug(what+": skipped", append(args, "err", err)...)
+	case isEnvironment(err):
+		s.guard.failed(what, err)
+	default:
+		s.log.Warn(what, append(args, "err", err)...)
+	}
+}
+
+var gzipMagic = []byte{0x1f, 0x8b}
 
 // storedTools is the JSON of a cached tool listing.
 type storedTools struct {
@@ -182,12 +320,21 @@ type storedTools struct {
 // discovery.ServerKey).
 func (s *Store) LoadTools(key string) (discovery.CachedTools, bool) {
 	var st storedTools
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(append(slices.Clip(prefixTools), key...))
 		if err != nil {
 			return err
 		}
-		return item.Value(func(v []byte) error { return json.Unmarshal(v, &st) })
+		return item.Value(func(v []byte) error {
+			if bytes.HasPrefix(v, gzipMagic) { // JSON never starts so
+				zr, err := gzip.NewReader(bytes.NewReader(v))
+				if err != nil {
+					return err
+				}
+				return json.NewDecoder(zr).Decode(&st)
+			}
+			return json.Unmarshal(v, &st)
+		})
 	})
 	if err != nil {
 		if !errors.Is(err, badger.ErrKeyNotFound) {
@@ -201,23 +348,39 @@ func (s *Store) LoadTools(key string) (discovery.CachedTools, bool) {
 	return st.CachedTools, true
 }
 
+// compressAbove is the size past which a listing is stored gzipped: Badger
+// refuses a value over its value log file size (valueLogFileSize), which is
+// kept small (see guard.go), and listings compress about tenfold.
+const compressAbove = 256 << 10
+
 // StoreTools saves the listing of the server with key.
 func (s *Store) StoreTools(key string, t discovery.CachedTools) {
 	b, err := json.Marshal(storedTools{Format: toolsFormat, CachedTools: t})
+	if err == nil && len(b) > compressAbove {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		if _, err = zw.Write(b); err == nil {
+			err = zw.Close()
+		}
+		b = buf.Bytes()
+	}
+	if err == nil && len(b) > valueLogFileSize {
+		err = fmt.Errorf("the listing is %d bytes compressed; the cache keeps at most %d", len(b), valueLogFileSize)
+	}
 	if err == nil {
-		err = s.db.Update(func(txn *badger.Txn) error {
+		err = s.update(len(b), func(txn *badger.Txn) error {
 			return txn.Set(append(slices.Clip(prefixTools), key...), b)
 		})
 	}
 	if err != nil {
-		s.log.Warn("caching a tool listing", "key", key, "err", err)
+		s.writeFailed("caching a tool listing", err, "key", key)
 	}
 }
 
 // LoadResult returns a cached result that has not expired.
 func (s *Store) LoadResult(key string) (json.RawMessage, bool) {
 	var out json.RawMessage
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(append(slices.Clip(prefixResult), key...))
 		if err != nil {
 			return err
@@ -247,15 +410,15 @@ func (s *Store) StoreResult(key string, result json.RawMessage, ttl time.Duratio
 	size := int64(len(result) + len(prefixResult) + len(key))
 	if s.resultBytes+size > s.opts.MaxTotalResultBytes {
 		if err := s.evictLocked(s.opts.MaxTotalResultBytes*3/4 - size); err != nil {
-			s.log.Warn("dropping cached results", "err", err)
+			s.writeFailed("dropping cached results", err)
 			return
 		}
 	}
-	err := s.db.Update(func(txn *badger.Txn) error {
+	err := s.update(len(result), func(txn *badger.Txn) error {
 		return txn.SetEntry(badger.NewEntry(append(slices.Clip(prefixResult), key...), result).WithTTL(ttl))
 	})
 	if err != nil {
-		s.log.Warn("caching a result", "err", err)
+		s.writeFailed("caching a result", err)
 		return
 	}
 	s.resultBytes += size
@@ -270,7 +433,7 @@ type resultEntry struct {
 // results lists the live results.
 func (s *Store) results() ([]resultEntry, error) {
 	var out []resultEntry
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefixResult})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -315,21 +478,30 @@ func (s *Store) evictLocked(target int64) error {
 		}
 		return bytes.Compare(a.key, b.key)
 	})
-	wb := s.db.NewWriteBatch()
-	defer wb.Cancel()
-	dropped := 0
+	var drop [][]byte
 	for _, r := range rs {
 		if total <= target {
 			break
 		}
-		if err := wb.Delete(r.key); err != nil {
+		drop = append(drop, r.key)
+		total -= r.size
+	}
+	dropped := len(drop)
+	for len(drop) > 0 {
+		// In transactions of a bounded size: Badger refuses too big a one.
+		n := min(len(drop), 1000)
+		err := s.update(n*64, func(txn *badger.Txn) error {
+			for _, k := range drop[:n] {
+				if err := txn.Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
 			return err
 		}
-		total -= r.size
-		dropped++
-	}
-	if err := wb.Flush(); err != nil {
-		return err
+		drop = drop[n:]
 	}
 	s.log.Debug("dropped cached results to stay under the bound", "dropped", dropped, "bytes", total)
 	s.resultBytes = total
@@ -344,12 +516,15 @@ type Stats struct {
 	Results     int   // live cached results
 	ResultBytes int64 // their size
 	DiskBytes   int64 // Badger's files (LSM tree and value log)
+	// Writes says whether new entries are kept: "on", "off: the disk is
+	// full" (until there is room), or "off: <why the cache is read-only>".
+	Writes string
 }
 
 // Stats counts what the cache holds.
 func (s *Store) Stats() (Stats, error) {
 	st := Stats{Dir: s.dir}
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -371,6 +546,17 @@ func (s *Store) Stats() (Stats, error) {
 	}
 	lsm, vlog := s.db.Size()
 	st.DiskBytes = lsm + vlog
+	st.Writes = "on"
+	s.guard.mu.Lock()
+	switch {
+	case s.readOnly != nil:
+		st.Writes = "off: " + s.readOnly.Error()
+	case s.guard.off != nil:
+		st.Writes = "off: " + s.guard.off.Error()
+	case s.guard.full:
+		st.Writes = "off: " + errFull.Error()
+	}
+	s.guard.mu.Unlock()
 	return st, nil
 }
 
@@ -378,6 +564,14 @@ func (s *Store) Stats() (Stats, error) {
 func (s *Store) Clear() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.readOnly != nil {
+		return fmt.Errorf("clear cache %s: %w: %w", s.dir, ErrReadOnly, s.readOnly)
+	}
+	if !s.opts.InMemory {
+		if err := s.guard.admit(0); err != nil {
+			return fmt.Errorf("clear cache %s: %w", s.dir, err)
+		}
+	}
 	if err := s.db.DropAll(); err != nil {
 		return fmt.Errorf("clear cache %s: %w", s.dir, err)
 	}

@@ -200,28 +200,33 @@ func TestCorruptSetAside(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "cache")
-			s := open(t, dir, Options{})
-			s.StoreTools("k", sampleTools(1))
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
-			tc.corrupt(t, dir)
-			log, buf := newLog()
-			s, err := Open(dir, Options{Logger: log})
-			if err != nil {
-				t.Fatalf("Open of a corrupt cache: got %v, want it set aside and a new one opened", err)
-			}
-			defer s.Close()
-			if !strings.Contains(buf.String(), "set it aside") {
-				t.Errorf("no warning logged; log:\n%s", buf)
-			}
-			matches, _ := filepath.Glob(dir + ".corrupt-*")
-			if len(matches) != 1 {
-				t.Errorf("set-aside dirs: got %v, want one", matches)
-			}
-			s.StoreTools("k2", sampleTools(1))
-			if _, ok := s.LoadTools("k2"); !ok {
-				t.Error("the rebuilt cache does not keep what is stored")
+			// Twice: the second set-aside copy replaces the first.
+			for round := range 2 {
+				s := open(t, dir, Options{})
+				s.StoreTools("k", sampleTools(1))
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				tc.corrupt(t, dir)
+				log, buf := newLog()
+				s, err := Open(dir, Options{Logger: log})
+				if err != nil {
+					t.Fatalf("round %d: Open of a corrupt cache: got %v, want it set aside and a new one opened", round, err)
+				}
+				if !strings.Contains(buf.String(), "set it aside") {
+					t.Errorf("round %d: no warning logged; log:\n%s", round, buf)
+				}
+				matches, _ := filepath.Glob(dir + ".corrupt*")
+				if len(matches) != 1 || matches[0] != dir+".corrupt" {
+					t.Errorf("round %d: set-aside dirs: got %v, want only %s", round, matches, dir+".corrupt")
+				}
+				s.StoreTools("k2", sampleTools(1))
+				if _, ok := s.LoadTools("k2"); !ok {
+					t.Error("the rebuilt cache does not keep what is stored")
+				}
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}
@@ -439,4 +444,21 @@ func TestSupervisorResultCache(t *testing.T) {
 			t.Error("an isError result was served from the cache")
 		}
 	})
+}
+
+// TestLargeListing stores a listing far over Badger's value log file size
+// in memory: large listings are kept compressed.
+func TestLargeListing(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "cache"), Options{})
+	defer s.Close()
+	ct := sampleTools(0)
+	for i := range 20000 { // about 12 MB of JSON
+		name := fmt.Sprintf("tool%05d", i)
+		ct.Tools = append(ct.Tools, discovery.Tool{Name: name, Raw: json.RawMessage(`{"name":"` + name + `","description":"` + strings.Repeat("does a thing with a widget; ", 16) + `","inputSchema":{"type":"object","properties":{"id":{"type":"string"}}}}`)})
+	}
+	s.StoreTools("big", ct)
+	got, ok := s.LoadTools("big")
+	if !ok || len(got.Tools) != len(ct.Tools) || string(got.Tools[19999].Raw) != string(ct.Tools[19999].Raw) {
+		t.Fatalf("large listing: got ok %v with %d tools, want all %d back", ok, len(got.Tools), len(ct.Tools))
+	}
 }

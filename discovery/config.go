@@ -543,8 +543,10 @@ func (p *configParser) mcpfsOptions(sc *ServerConfig, v *jsonValue, path string)
 			sc.CallTimeout, err = p.duration(f.Value, fpath)
 		case "cacheResults":
 			sc.CacheResults, err = p.duration(f.Value, fpath)
+		case "maxListBytes":
+			sc.MaxListBytes, err = p.byteSize(f.Value, fpath, minListBytes, maxListBytes)
 		default:
-			p.warnAt(f.KeyOff, fpath, "unknown key, ignored (known: cacheResults, callTimeout)")
+			p.warnAt(f.KeyOff, fpath, "unknown key, ignored (known: cacheResults, callTimeout, maxListBytes)")
 		}
 		if err != nil {
 			return err
@@ -552,6 +554,12 @@ func (p *configParser) mcpfsOptions(sc *ServerConfig, v *jsonValue, path string)
 	}
 	return nil
 }
+
+// Bounds of "maxListBytes".
+const (
+	minListBytes = 64 << 10
+	maxListBytes = 1 << 30
+)
 
 // duration reads a positive duration: a Go duration string or a number of
 // milliseconds, at most maxTimeout.

@@ -45,6 +45,10 @@ type ServerConfig struct {
 	// long and answer repeated calls with the same arguments from the
 	// cache ("mcpfs": {"cacheResults": "10m"}). Zero keeps nothing.
 	CacheResults time.Duration
+	// MaxListBytes bounds the server's tools/list answer, all pages
+	// together ("mcpfs": {"maxListBytes": "64MiB"}, from 64 KiB to 1 GiB).
+	// Zero means the engine's default.
+	MaxListBytes int64
 }
 
 // Config is a parsed config file: which file it was and its servers.

@@ -92,8 +92,11 @@ type conn struct {
 	proc     *process     // stdio only
 	httpc    *http.Client // http and sse only
 	maxPages int
+	maxList  int64 // bytes of one tools/list, all pages
 
 	ids         atomic.Int64
+	inflight    atomic.Int64  // tools/call requests waiting for an answer
+	unanswered  atomic.Bool   // a call ran out of time since the last ping answered
 	listChanged chan struct{} // capacity 1: coalesces signals
 
 	dead     chan struct{}
@@ -187,8 +190,13 @@ func (s *Supervisor) runSession(ctx context.Context, rt *serverRuntime) (*conn, 
 	case <-rt.kick:
 	default:
 	}
+	if err := s.starts.acquire(ctx, rt); err != nil {
+		return nil, time.Time{}, err
+	}
+	rt.urgent.Store(false)
 	began := time.Now()
 	cn, info, tools, truncated, err := s.connect(ctx, sc, timeout, log)
+	s.starts.release()
 	if err != nil {
 		log.Debug("connect failed", "elapsed", time.Since(began), "err", err)
 		return nil, time.Time{}, err
@@ -218,11 +226,12 @@ func (s *Supervisor) runSession(ctx context.Context, rt *serverRuntime) (*conn, 
 	return cn, readyAt, s.serve(ctx, rt, cn, timeout)
 }
 
-// serve follows a ready connection: it re-lists tools on list_changed and
-// returns when the connection dies or ctx ends.
+// serve follows a ready connection: it re-lists tools on list_changed,
+// pings the server (see Options.PingInterval), and returns when the
+// connection dies, the server stops answering, or ctx ends.
 func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, timeout time.Duration) error {
 	var ping <-chan time.Time
-	if cn.httpc != nil && s.opts.PingInterval > 0 {
+	if s.opts.PingInterval > 0 && (cn.proc != nil || cn.httpc != nil) {
 		t := time.NewTicker(s.opts.PingInterval)
 		defer t.Stop()
 		ping = t.C
@@ -235,20 +244,41 @@ func (s *Supervisor) serve(ctx context.Context, rt *serverRuntime, cn *conn, tim
 		case <-cn.dead:
 			return cn.deadErr
 		case <-ping:
+			waiting := cn.inflight.Load()
+			if cn.proc != nil && waiting == 0 && !cn.unanswered.Load() {
+				// A stdio server's exit is seen at once; only one that
+				// keeps calls waiting, or let one run out of time, is
+				// asked whether it is still there.
+				missed = 0
+				continue
+			}
 			err := cn.ping(ctx, min(timeout, s.opts.PingInterval))
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if err == nil {
 				missed = 0
+				cn.unanswered.Store(false)
 				continue
 			}
 			missed++
-			cn.log.Debug("ping failed", "err", err, "in-a-row", missed)
-			if missed >= 2 {
+			cn.log.Debug("ping failed", "err", err, "in-a-row", missed, "calls-waiting", waiting)
+			if missed < 2 {
+				continue
+			}
+			if cn.proc == nil {
 				return fmt.Errorf("the server stopped answering: two pings in a row failed: %w", err)
 			}
-			continue
+			// The ping's deadline is not the calls': err is not wrapped, so
+			// the waiting calls do not read as timed out.
+			while := fmt.Sprintf("while %d calls waited", waiting)
+			if waiting == 0 {
+				while = "after a call ran out of time"
+			}
+			err = fmt.Errorf("the server stopped answering: no answer to two pings in a row %s%s (last ping: %v)",
+				while, processState(cn.proc.cmd.Process.Pid), err)
+			cn.proc.fail(err) // kills the group: the waiting calls fail now, with err
+			return err
 		case <-cn.listChanged:
 		}
 		// Let a burst of notifications arrive, then list once.
@@ -328,9 +358,13 @@ func (s *Supervisor) connect(ctx context.Context, sc ServerConfig, timeout time.
 		name:        sc.Name,
 		log:         log,
 		maxPages:    s.opts.MaxToolPages,
+		maxList:     s.opts.MaxListBytes,
 		listChanged: make(chan struct{}, 1),
 		dead:        make(chan struct{}),
 		stopListen:  func() {},
+	}
+	if sc.MaxListBytes > 0 {
+		cn.maxList = sc.MaxListBytes
 	}
 	if err = s.dial(ctx, cn, sc, timeout); err != nil {
 		cn = nil // nothing was started
@@ -500,8 +534,8 @@ func (cn *conn) request(ctx context.Context, method string, params map[string]an
 	resp, err := cn.send(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
-			cn.cancelRemote(req.ID, ctx.Err(), modern)
-			return nil, fmt.Errorf("%s: %w", method, ctx.Err())
+			cn.cancelRemote(req.ID, ctxErr(ctx), modern)
+			return nil, fmt.Errorf("%s: %w", method, ctxErr(ctx))
 		}
 		if errors.Is(err, transport.ErrTransportClosed) {
 			// The stdio transport closes when stdout ends; the process's
@@ -518,18 +552,20 @@ func (cn *conn) request(ctx context.Context, method string, params map[string]an
 	return resp.Result, nil
 }
 
-// send calls the transport. The in-process transport runs the handler on
-// the caller's goroutine and would ignore ctx, so it runs on its own here.
+// send calls the transport on a goroutine of its own, so that ctx bounds
+// the call whatever the transport does: the in-process transport runs the
+// handler on the caller's goroutine and ignores ctx, and the stdio
+// transport's write to a server that stopped reading blocks (up to
+// stdinWriteTimeout, or until the connection closes).
 func (cn *conn) send(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	if _, ok := cn.tr.(*transport.InProcessTransport); !ok {
-		return cn.tr.SendRequest(ctx, req)
-	}
 	type answer struct {
 		resp *transport.JSONRPCResponse
 		err  error
 	}
 	done := make(chan answer, 1)
 	go func() {
+		// Ends when the transport returns: at once on ctx's end, or once a
+		// blocked write fails (its deadline, or close closing stdin).
 		resp, err := cn.tr.SendRequest(ctx, req)
 		done <- answer{resp, err}
 	}()
@@ -538,6 +574,13 @@ func (cn *conn) send(ctx context.Context, req transport.JSONRPCRequest) (*transp
 		return a.resp, a.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-cn.dead:
+		select {
+		case a := <-done: // answered just before the end
+			return a.resp, a.err
+		default:
+			return nil, transport.ErrTransportClosed
+		}
 	}
 }
 
@@ -576,6 +619,7 @@ func (cn *conn) listTools(ctx context.Context) (tools []Tool, truncated bool, er
 	seenTool := make(map[string]bool)
 	seenCursor := make(map[string]bool)
 	cursor := ""
+	size := int64(0)
 	for page := 0; ; page++ {
 		if page == cn.maxPages {
 			cn.log.Warn("tools/list has more pages than the bound; the tool list is truncated", "pages", page, "tools", len(tools))
@@ -588,6 +632,9 @@ func (cn *conn) listTools(ctx context.Context) (tools []Tool, truncated bool, er
 		raw, err := cn.request(ctx, methodToolsList, params)
 		if err != nil {
 			return nil, false, err
+		}
+		if size += int64(len(raw)); size > cn.maxList {
+			return nil, false, fmt.Errorf("%w: the answer to tools/list is over %d bytes after %d pages (the server's \"maxListBytes\" in its \"mcpfs\" object raises the bound)", ErrListTooLarge, cn.maxList, page+1)
 		}
 		var res struct {
 			Tools      []json.RawMessage `json:"tools"`
@@ -645,8 +692,13 @@ func (cn *conn) callTool(ctx context.Context, tool string, args json.RawMessage)
 	if err := json.Unmarshal(args, &obj); err != nil {
 		return nil, fmt.Errorf("arguments must be a JSON object: %w", err)
 	}
+	cn.inflight.Add(1)
+	defer cn.inflight.Add(-1)
 	res, err := cn.request(ctx, methodToolsCall, map[string]any{"name": tool, "arguments": args})
 	if err != nil {
+		if ctx.Err() != nil {
+			cn.unanswered.Store(true) // hung, or just slow: the pings will tell
+		}
 		return nil, err
 	}
 	if len(res) == 0 || string(res) == "null" {

@@ -26,7 +26,7 @@ func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeou
 			maps.Copy(env, sc.Env)
 			sc.Env = env
 		}
-		proc, err := startProcess(sc, s.opts.MaxMessageBytes, cn.log)
+		proc, err := startProcess(sc, s.opts.MaxMessageBytes, int(min(cn.maxList, int64(s.opts.MaxMessageBytes))), cn.log)
 		if err != nil {
 			return err
 		}

@@ -67,6 +67,7 @@ type process struct {
 	pgid   int
 	stdin  *stdinWriter
 	stdout *stdoutFilter // what the transport reads
+	ids    *idTracker
 	outR   *os.File
 	errR   *os.File
 
@@ -89,7 +90,7 @@ type process struct {
 // startProcess starts sc's command in its own process group with a minimal
 // environment, its stderr logged line by line and its stdout capped at
 // maxLine bytes per line.
-func startProcess(sc ServerConfig, maxLine int, log *slog.Logger) (*process, error) {
+func startProcess(sc ServerConfig, maxLine, maxList int, log *slog.Logger) (*process, error) {
 	cmd := osexec.Command(sc.Command, sc.Args...)
 	if pathList, ok := sc.Env["PATH"]; ok && !strings.Contains(sc.Command, "/") {
 		// The config's PATH decides where the command is found, as it would
@@ -151,18 +152,24 @@ func startProcess(sc ServerConfig, maxLine int, log *slog.Logger) (*process, err
 	outW.Close()
 	errW.Close()
 
+	ids := newIDTracker(log)
 	p := &process{
 		name:       sc.Name,
 		log:        log,
 		cmd:        cmd,
 		pgid:       cmd.Process.Pid, // Setpgid with Pgid 0: the group is the child's pid
-		stdin:      &stdinWriter{f: inW},
+		stdin:      &stdinWriter{f: inW, sent: ids.sent},
+		ids:        ids,
 		outR:       outR,
 		errR:       errR,
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 	}
 	p.stdout = newStdoutFilter(outR, maxLine, log, p.fail, p.stdoutEnded)
+	p.stdout.frame = ids.received
+	if maxList < maxLine {
+		p.stdout.maxList, p.stdout.onlyListing = maxList, ids.onlyListing
+	}
 	p.stderrRate = rateLimit{burst: rateLimitBurst, per: rateLimitWindow}
 	p.startReaper()
 	log.Debug("started", "pid", cmd.Process.Pid, "command", cmd.Path)
@@ -304,6 +311,7 @@ func (p *process) stop() {
 		_ = p.stdin.Close()
 		if !waitFor(p.exited, stopStdinGrace) {
 			p.signal(syscall.SIGTERM)
+			p.signal(syscall.SIGCONT) // a stopped process acts on SIGTERM only once continued
 			if !waitFor(p.exited, stopTermGrace) {
 				p.signal(syscall.SIGKILL)
 				<-p.exited
@@ -387,11 +395,15 @@ func (p *process) logStderr(line string) {
 // (both the transport and process.stop close it).
 type stdinWriter struct {
 	f    *os.File
+	sent func(frame []byte) // told about each frame; the transport writes one per call
 	once sync.Once
 	err  error
 }
 
 func (w *stdinWriter) Write(b []byte) (int, error) {
+	if w.sent != nil {
+		w.sent(b)
+	}
 	_ = w.f.SetWriteDeadline(time.Now().Add(stdinWriteTimeout))
 	n, err := w.f.Write(b)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -419,6 +431,12 @@ type stdoutFilter struct {
 	eof     func()
 	log     *slog.Logger
 	skipped rateLimit
+	frame   func(line []byte) // told about each JSON line passed on, if set
+
+	// A line longer than maxList while onlyListing says that a tools/list
+	// alone waits is refused like one over max (the listing's bound).
+	maxList     int
+	onlyListing func() bool
 
 	line    []byte // the line being read
 	pending []byte // the rest of a JSON line not yet handed out
@@ -445,6 +463,9 @@ func (l *stdoutFilter) Read(b []byte) (int, error) {
 		if len(line) > 0 && !l.done {
 			if isJSONObjectLine(line) {
 				l.pending = line
+				if l.frame != nil {
+					l.frame(line)
+				}
 			} else {
 				l.skip(line)
 			}
@@ -468,7 +489,14 @@ func (l *stdoutFilter) readLine() ([]byte, error) {
 	l.line = l.line[:0]
 	for {
 		chunk, err := l.br.ReadSlice('\n')
-		if len(l.line)+len(bytes.TrimRight(chunk, "\r\n")) > l.max {
+		n := len(l.line) + len(bytes.TrimRight(chunk, "\r\n"))
+		if l.onlyListing != nil && n > l.maxList && l.onlyListing() {
+			l.done = true
+			l.line = l.line[:0]
+			l.fail(fmt.Errorf("%w: the answer to tools/list is over %d bytes (the server's \"maxListBytes\" in its \"mcpfs\" object raises the bound)", ErrListTooLarge, l.maxList))
+			return nil, io.EOF
+		}
+		if n > l.max {
 			l.done = true
 			l.line = l.line[:0]
 			l.fail(fmt.Errorf("server wrote a line of more than %d bytes to stdout; a JSON-RPC message that large is refused", l.max))

@@ -10,3 +10,6 @@ import "syscall"
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
+
+// processState is not known outside Linux.
+func processState(pid int) string { return "" }

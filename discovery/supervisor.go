@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -26,6 +27,10 @@ var (
 	ErrNotReady = errors.New("server not ready")
 	// ErrClosed means the Supervisor has been closed.
 	ErrClosed = errors.New("supervisor closed")
+	// ErrListTooLarge means a server's tools/list answer was over its
+	// bound (Options.MaxListBytes, ServerConfig.MaxListBytes); the server
+	// is then published as failed with this error.
+	ErrListTooLarge = errors.New("tool list too large")
 )
 
 // Defaults for the zero values of Options.
@@ -34,10 +39,12 @@ const (
 	DefaultCallTimeout     = 60 * time.Second
 	DefaultMaxToolPages    = 100
 	DefaultMaxMessageBytes = 64 << 20
+	DefaultMaxListBytes    = 16 << 20
 	DefaultRestartMinDelay = 500 * time.Millisecond
 	DefaultRestartMaxDelay = 30 * time.Second
 	DefaultHealthyUptime   = 60 * time.Second
 	DefaultPingInterval    = 15 * time.Second
+	DefaultMaxStarts       = 8
 )
 
 // Options tunes a Supervisor. The zero value is ready to use.
@@ -49,8 +56,8 @@ type Options struct {
 	// first full tools/list. Zero means DefaultConnectTimeout; a server's
 	// ServerConfig.Timeout overrides it.
 	ConnectTimeout time.Duration
-	// CallTimeout is the deadline CallTool applies when its context has
-	// none. Zero means DefaultCallTimeout; a server's
+	// CallTimeout bounds every CallTool call (the caller's deadline wins
+	// when it is sooner). Zero means DefaultCallTimeout; a server's
 	// ServerConfig.CallTimeout overrides it.
 	CallTimeout time.Duration
 	// MaxToolPages bounds tools/list pagination per listing; a server with
@@ -61,6 +68,17 @@ type Options struct {
 	// stdout; a longer line fails the server. Zero means
 	// DefaultMaxMessageBytes (64 MiB).
 	MaxMessageBytes int
+	// MaxStarts bounds how many servers start at once (process start,
+	// initialize and first tools/list); the others wait, published as
+	// connecting, and their connect timeout counts from their turn. A
+	// server a call waits for goes first. Zero means DefaultMaxStarts.
+	MaxStarts int
+	// MaxListBytes bounds one server's tools/list answer, all pages
+	// together; a server over it fails with ErrListTooLarge. A stdio
+	// server's answer is cut off while it is read, so memory stays
+	// bounded; HTTP and SSE answers are checked once read. Zero means
+	// DefaultMaxListBytes; ServerConfig.MaxListBytes overrides it.
+	MaxListBytes int64
 	// Builtins are the in-process servers available to configs with
 	// Transport "builtin", keyed by ServerConfig.Builtin. Each call of the
 	// function must return a new server.
@@ -85,11 +103,16 @@ type Options struct {
 	RestartMaxDelay time.Duration
 	HealthyUptime   time.Duration
 
-	// PingInterval is how often a ready HTTP or SSE server is pinged: such
-	// a server can go away without a sign (a stdio server's exit is seen at
-	// once), and two failed pings in a row mark it failed, with its last
-	// tool list kept as stale, and start it again. Zero means
-	// DefaultPingInterval; negative turns pings off.
+	// PingInterval is how often a ready HTTP or SSE server is pinged, and
+	// a stdio server while calls to it wait or after a call to it ran out
+	// of time (until a ping is answered): an HTTP server can go away
+	// without a sign, and a stdio server can hang or be stopped (SIGSTOP)
+	// without exiting. Two pings in a row without an answer (within
+	// PingInterval, or the connect timeout if shorter) mark the server
+	// failed, with its last tool list kept as stale, and start it again; a
+	// stdio server's process group is killed first, so its waiting calls
+	// fail at once. Zero means DefaultPingInterval; negative turns pings
+	// off.
 	PingInterval time.Duration
 }
 
@@ -122,6 +145,12 @@ func (o Options) withDefaults() Options {
 	if o.PingInterval == 0 {
 		o.PingInterval = DefaultPingInterval
 	}
+	if o.MaxListBytes <= 0 {
+		o.MaxListBytes = DefaultMaxListBytes
+	}
+	if o.MaxStarts <= 0 {
+		o.MaxStarts = DefaultMaxStarts
+	}
 	return o
 }
 
@@ -134,6 +163,8 @@ type Supervisor struct {
 	opts Options
 	log  *slog.Logger
 
+	starts *startGate // bounds concurrent starts
+
 	cancel context.CancelFunc // ends every session; called by Close
 	// baseCtx is the parent of every server's goroutine; it lives as long
 	// as the Supervisor (Reconfigure starts servers under it).
@@ -142,7 +173,10 @@ type Supervisor struct {
 
 	mu       sync.Mutex
 	servers  map[string]*serverRuntime // by normalised name
-	catalog  *Catalog
+	order    []*serverRuntime          // s.servers sorted by name
+	version  uint64                    // of the newest publish
+	catalog  *Catalog                  // built lazily: nil or stale when dirty
+	dirty    bool
 	changed  chan struct{} // closed and replaced on every publish
 	watchers map[*watcher]struct{}
 	closed   bool
@@ -166,6 +200,7 @@ type serverRuntime struct {
 	failures int           // sessions that ended in failure
 	failedAt time.Time     // when the last failure was published
 	kick     chan struct{} // capacity 1: a call asks for a restart now
+	urgent   atomic.Bool   // a call waits for this server to start
 
 	stop    context.CancelFunc // ends this server's goroutine (set by launch)
 	done    chan struct{}      // closed when that goroutine has returned
@@ -196,6 +231,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 		opts:     opts,
 		log:      opts.Logger,
 		cancel:   cancel,
+		starts:   newStartGate(opts.MaxStarts),
 		servers:  make(map[string]*serverRuntime, len(cfg.Servers)),
 		changed:  make(chan struct{}),
 		watchers: make(map[*watcher]struct{}),
@@ -215,6 +251,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 		s.servers[sc.Name] = rt
 	}
 	s.mu.Lock()
+	s.reorderLocked()
 	s.publishLocked()
 	s.mu.Unlock()
 	for _, rt := range start {
@@ -330,6 +367,7 @@ func (s *Supervisor) Reconfigure(cfg *Config) {
 		}
 	}
 	s.cfg = cfg
+	s.reorderLocked()
 	s.publishLocked()
 	s.mu.Unlock()
 
@@ -357,6 +395,22 @@ func (s *Supervisor) Config() *Config {
 func (s *Supervisor) Catalog() *Catalog {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.catalogLocked()
+}
+
+// catalogLocked returns the Catalog of the newest publish, building it if
+// it has not been yet. Building waits for a reader: a config of thousands
+// of servers publishes thousands of times while it starts. s.mu must be
+// held.
+func (s *Supervisor) catalogLocked() *Catalog {
+	if s.catalog == nil || s.dirty {
+		servers := make([]ServerSnapshot, len(s.order))
+		for i, rt := range s.order {
+			servers[i] = rt.snap
+		}
+		s.catalog = &Catalog{Version: s.version, Servers: servers}
+		s.dirty = false
+	}
 	return s.catalog
 }
 
@@ -369,7 +423,7 @@ func (s *Supervisor) Watch() (<-chan *Catalog, func()) {
 	w := &watcher{ch: make(chan *Catalog, 1)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.ch <- s.catalog
+	w.ch <- s.catalogLocked()
 	if s.closed {
 		close(w.ch)
 		return w.ch, func() {}
@@ -392,8 +446,8 @@ func (s *Supervisor) Settle(ctx context.Context) error {
 	for {
 		s.mu.Lock()
 		closed, changed := s.closed, s.changed
-		connecting := slices.ContainsFunc(s.catalog.Servers, func(ss ServerSnapshot) bool {
-			return ss.State == StateConnecting
+		connecting := slices.ContainsFunc(s.order, func(rt *serverRuntime) bool {
+			return rt.snap.State == StateConnecting
 		})
 		s.mu.Unlock()
 		if !connecting {
@@ -421,11 +475,14 @@ func (s *Supervisor) Settle(ctx context.Context) error {
 // than Options.RestartMinDelay ago; if it cannot be reached the error wraps
 // ErrNotReady and says why.
 //
-// When ctx has no deadline, the server's ServerConfig.CallTimeout or else
-// Options.CallTimeout applies. If ctx ends before the answer, the server is
-// sent notifications/cancelled for the request and the call fails; the
-// server itself is left running. If the server's process dies during the
-// call, the call fails at once with how it ended.
+// Every call is bounded by the server's ServerConfig.CallTimeout, else
+// Options.CallTimeout, or by ctx's deadline when that is sooner; waiting
+// for a connecting server counts. When that time is up, or ctx is
+// cancelled, before the answer, the server is sent notifications/cancelled
+// for the request and the call fails with an error wrapping
+// context.DeadlineExceeded (or ctx's error) that says which bound it hit;
+// the server itself is left running. If the server's process dies during
+// the call, the call fails at once with how it ended.
 //
 // For a server with ServerConfig.CacheResults set, results of tools whose
 // listing has annotations.readOnlyHint true are served from Options.Cache
@@ -441,15 +498,12 @@ func (s *Supervisor) CallTool(ctx context.Context, server, tool string, args jso
 	case rt == nil:
 		return nil, fmt.Errorf("call %q on server %q: %w (configured: %s)", tool, server, ErrUnknownServer, s.serverNames())
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		timeout := s.opts.CallTimeout
-		if rt.cfg.CallTimeout > 0 {
-			timeout = rt.cfg.CallTimeout
-		}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
+	timeout := s.opts.CallTimeout
+	if rt.cfg.CallTimeout > 0 {
+		timeout = rt.cfg.CallTimeout
 	}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, &callTimeoutError{timeout})
+	defer cancel()
 
 	cacheKey := ""
 	if rt.cfg.CacheResults > 0 && s.opts.Cache != nil && !resultCacheBypassed(ctx) {
@@ -479,6 +533,26 @@ func (s *Supervisor) CallTool(ctx context.Context, server, tool string, args jso
 	return res, nil
 }
 
+// callTimeoutError is the cause of a call's end when the server's call
+// timeout, not the caller's deadline, ran out.
+type callTimeoutError struct{ timeout time.Duration }
+
+func (e *callTimeoutError) Error() string {
+	return fmt.Sprintf("no answer within %v (the server's callTimeout; raise it in the server's \"mcpfs\" object if the tool is just slow): %v", e.timeout, context.DeadlineExceeded)
+}
+
+func (e *callTimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// ctxErr is why ctx ended: its cause when that wraps its error (the
+// server's call timeout), else its error.
+func ctxErr(ctx context.Context) error {
+	err := ctx.Err()
+	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, err) {
+		return cause
+	}
+	return err
+}
+
 // readyConn returns rt's live connection, waiting while it connects and
 // asking a failed server to restart now when its backoff allows.
 func (s *Supervisor) readyConn(ctx context.Context, rt *serverRuntime) (*conn, error) {
@@ -504,6 +578,8 @@ func (s *Supervisor) readyConn(ctx context.Context, rt *serverRuntime) (*conn, e
 					return cn, nil
 				}
 			}
+		case StateConnecting:
+			rt.urgent.Store(true) // first in line for a start slot
 		case StateDisabled:
 			return nil, fmt.Errorf("%w: it is disabled", ErrNotReady)
 		case StateFailed:
@@ -530,7 +606,7 @@ func (s *Supervisor) readyConn(ctx context.Context, rt *serverRuntime) (*conn, e
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%w: it is still %s: %w", ErrNotReady, snap.State, ctx.Err())
+			return nil, fmt.Errorf("%w: it is still %s: %w", ErrNotReady, snap.State, ctxErr(ctx))
 		}
 	}
 }
@@ -566,14 +642,23 @@ func (s *Supervisor) Close() error {
 func (s *Supervisor) serverNames() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.catalog.Servers) == 0 {
+	if len(s.order) == 0 {
 		return "none"
 	}
-	names := make([]string, len(s.catalog.Servers))
-	for i, ss := range s.catalog.Servers {
-		names[i] = ss.Name
+	names := make([]string, len(s.order))
+	for i, rt := range s.order {
+		names[i] = rt.cfg.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// reorderLocked sorts s.order after s.servers changed. s.mu must be held.
+func (s *Supervisor) reorderLocked() {
+	s.order = s.order[:0]
+	for _, rt := range s.servers {
+		s.order = append(s.order, rt)
+	}
+	slices.SortFunc(s.order, func(a, b *serverRuntime) int { return strings.Compare(a.cfg.Name, b.cfg.Name) })
 }
 
 // update applies f to the server's runtime and publishes a new catalog,
@@ -592,25 +677,17 @@ func (s *Supervisor) update(rt *serverRuntime, f func(rt *serverRuntime)) {
 	s.publishLocked()
 }
 
-// publishLocked builds the next Catalog and hands it to watchers. s.mu must
-// be held.
+// publishLocked makes a new Catalog version and hands it to watchers, if
+// any (it is built only when read). s.mu must be held.
 func (s *Supervisor) publishLocked() {
-	var version uint64 = 1
-	if s.catalog != nil {
-		version = s.catalog.Version + 1
-	}
-	servers := make([]ServerSnapshot, 0, len(s.servers))
-	for _, rt := range s.servers {
-		servers = append(servers, rt.snap)
-	}
-	slices.SortFunc(servers, func(a, b ServerSnapshot) int { return strings.Compare(a.Name, b.Name) })
-	s.catalog = &Catalog{Version: version, Servers: servers}
+	s.version++
+	s.dirty = true
 	for w := range s.watchers {
 		select {
 		case <-w.ch:
 		default:
 		}
-		w.ch <- s.catalog
+		w.ch <- s.catalogLocked()
 	}
 	close(s.changed)
 	s.changed = make(chan struct{})

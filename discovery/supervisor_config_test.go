@@ -12,14 +12,18 @@ func TestMcpfsServerOptions(t *testing.T) {
 		name, entry  string
 		call, cache  time.Duration
 		errHas, warn string
+		list         int64
 	}{
-		{"durations", `{"command": "x", "mcpfs": {"cacheResults": "10m", "callTimeout": "90s"}}`, 90 * time.Second, 10 * time.Minute, "", ""},
-		{"milliseconds", `{"command": "x", "mcpfs": {"callTimeout": 1500}}`, 1500 * time.Millisecond, 0, "", ""},
-		{"unknown key", `{"command": "x", "mcpfs": {"cacheResult": "1m"}}`, 0, 0, "", "mcpServers.s.mcpfs.cacheResult: unknown key"},
-		{"not an object", `{"command": "x", "mcpfs": true}`, 0, 0, `mcpServers.s.mcpfs: want an object like {"cacheResults": "10m"`, ""},
-		{"bad duration", `{"command": "x", "mcpfs": {"cacheResults": "ten minutes"}}`, 0, 0, `mcpServers.s.mcpfs.cacheResults: want a positive duration like "30s" or "10m", got "ten minutes"`, ""},
-		{"negative", `{"command": "x", "mcpfs": {"callTimeout": "-1s"}}`, 0, 0, "want a positive duration", ""},
-		{"too long", `{"command": "x", "mcpfs": {"cacheResults": "48h"}}`, 0, 0, "is over 24h0m0s", ""},
+		{"durations", `{"command": "x", "mcpfs": {"cacheResults": "10m", "callTimeout": "90s"}}`, 90 * time.Second, 10 * time.Minute, "", "", 0},
+		{"milliseconds", `{"command": "x", "mcpfs": {"callTimeout": 1500}}`, 1500 * time.Millisecond, 0, "", "", 0},
+		{"unknown key", `{"command": "x", "mcpfs": {"cacheResult": "1m"}}`, 0, 0, "", "mcpServers.s.mcpfs.cacheResult: unknown key", 0},
+		{"not an object", `{"command": "x", "mcpfs": true}`, 0, 0, `mcpServers.s.mcpfs: want an object like {"cacheResults": "10m"`, "", 0},
+		{"bad duration", `{"command": "x", "mcpfs": {"cacheResults": "ten minutes"}}`, 0, 0, `mcpServers.s.mcpfs.cacheResults: want a positive duration like "30s" or "10m", got "ten minutes"`, "", 0},
+		{"negative", `{"command": "x", "mcpfs": {"callTimeout": "-1s"}}`, 0, 0, "want a positive duration", "", 0},
+		{"too long", `{"command": "x", "mcpfs": {"cacheResults": "48h"}}`, 0, 0, "is over 24h0m0s", "", 0},
+		{"list size", `{"command": "x", "mcpfs": {"maxListBytes": "64MiB"}}`, 0, 0, "", "", 64 << 20},
+		{"list size in bytes", `{"command": "x", "mcpfs": {"maxListBytes": 100000}}`, 0, 0, "", "", 100000},
+		{"list size too small", `{"command": "x", "mcpfs": {"maxListBytes": "1KiB"}}`, 0, 0, "mcpServers.s.mcpfs.maxListBytes", "", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,6 +38,9 @@ func TestMcpfsServerOptions(t *testing.T) {
 				t.Fatal(err)
 			}
 			sc := cfg.Servers[0]
+			if sc.MaxListBytes != tc.list {
+				t.Errorf("got maxListBytes %d, want %d", sc.MaxListBytes, tc.list)
+			}
 			if sc.CallTimeout != tc.call || sc.CacheResults != tc.cache {
 				t.Errorf("got callTimeout %v cacheResults %v, want %v and %v", sc.CallTimeout, sc.CacheResults, tc.call, tc.cache)
 			}

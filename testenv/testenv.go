@@ -13,6 +13,20 @@ import (
 	"testing"
 )
 
+// IntegrationEnv, set to 1, runs the slow tests: the ones that start the
+// npm servers and clients, build and run the real mcpfs binary, or run
+// the benchmark suite. ./test.sh sets it; a plain `go test ./...` leaves
+// them out and stays quick.
+const IntegrationEnv = "MCPFS_INTEGRATION"
+
+// Integration skips the test, saying why, unless IntegrationEnv is set.
+func Integration(t testing.TB) {
+	t.Helper()
+	if os.Getenv(IntegrationEnv) == "" {
+		t.Skipf("skipping a slow integration test: set %s=1 (./test.sh does) to run it", IntegrationEnv)
+	}
+}
+
 // Dir returns the absolute path of the testenv folder.
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
@@ -23,6 +37,7 @@ func Dir() string {
 // "mcp-server-everything"), skipping the test when it or node is missing.
 func Bin(t testing.TB, name string) string {
 	t.Helper()
+	Integration(t)
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skipf("skipping: node is not installed (needed to run %s)", name)
 	}
@@ -38,6 +53,7 @@ func Bin(t testing.TB, name string) string {
 // run on; it skips the test when it is missing.
 func Node22(t testing.TB) string {
 	t.Helper()
+	Integration(t)
 	p := filepath.Join(Dir(), "node_modules", "node", "bin", "node")
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("skipping: node 22 is not installed in testenv; run ./test.sh once, or: npm ci --prefix %s", Dir())
@@ -50,6 +66,7 @@ func Node22(t testing.TB) string {
 // test when it is missing.
 func Module(t testing.TB, rel string) string {
 	t.Helper()
+	Integration(t)
 	p := filepath.Join(Dir(), "node_modules", filepath.FromSlash(rel))
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("skipping: %s is not installed; run ./test.sh once, or: npm ci --prefix %s", rel, Dir())

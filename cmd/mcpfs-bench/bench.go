@@ -22,6 +22,7 @@ type options struct {
 	npm       bool   // run the npm reference servers when they are installed
 	serve     bool   // also measure `mcpfs serve` (builds ./cmd/mcpfs)
 	goBench   bool   // also run the packages' `go test -bench` benchmarks
+	resident  bool   // only the resident engine's figures, printed, no report
 	benchTime string // -benchtime for them
 	command   string // how the run was started, for the report
 
@@ -101,6 +102,15 @@ func runBench(ctx context.Context, opts options) (*results, error) {
 	defer e.close()
 
 	r := &results{Meta: machine(opts)}
+	if opts.resident {
+		say("speed: the resident engine, through the mcpfs binary")
+		rows, err := e.residentSpeed(ctx, it.residentRuns, it.residentCold, true)
+		if err != nil {
+			return nil, err
+		}
+		r.Speed = rows
+		return r, nil
+	}
 	if e.fuseWhy == "" {
 		r.Meta.Fuse = "mounted (as root, direct mount); ls, cat and grep ran on the mount"
 	} else {
@@ -179,7 +189,7 @@ func runBench(ctx context.Context, opts options) (*results, error) {
 	}
 	r.Speed = append(r.Speed, rows...)
 	say("speed: the resident engine, through the mcpfs binary")
-	if rows, err = e.residentSpeed(ctx, it.residentRuns, it.residentCold); err != nil {
+	if rows, err = e.residentSpeed(ctx, it.residentRuns, it.residentCold, !opts.quick); err != nil {
 		return nil, fmt.Errorf("resident engine: %w", err)
 	}
 	r.Speed = append(r.Speed, rows...)

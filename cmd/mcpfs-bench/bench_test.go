@@ -8,12 +8,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpfs/mcpfs/testenv"
 )
 
 // TestQuickDocstore runs the quick suite on the built-in docstore alone
 // and checks the report: its sections, and savings computed from real
 // token counts.
 func TestQuickDocstore(t *testing.T) {
+	testenv.Integration(t)
 	out := t.TempDir()
 	r, err := runBench(t.Context(), options{out: out, quick: true, npm: false, serve: true, command: "go test ./cmd/mcpfs-bench"})
 	if err != nil {

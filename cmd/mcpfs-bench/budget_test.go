@@ -3,15 +3,23 @@ package main
 import (
 	"context"
 	"encoding/json"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/builtin"
+	"github.com/mcpfs/mcpfs/exec/mcpserver"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 
@@ -107,4 +115,78 @@ func capturedSnapshot(t *testing.T, name string) discovery.ServerSnapshot {
 		s.Tools = append(s.Tools, discovery.Tool{Name: tool.Name, Raw: raw})
 	}
 	return s
+}
+
+// serveBudget is issue-sized: serve's tools/list plus its instructions,
+// what every client puts in the model's context up front, in tokens.
+const serveBudget = 800
+
+// serveEngineForTest is the engine as mcpserver sees it.
+type serveEngineForTest struct{ *engine.Engine }
+
+func (s serveEngineForTest) Tree() iofs.FS { return s.Engine.Tree() }
+
+// TestServeDefinitionsBudget counts what `mcpfs serve` costs a client up
+// front: the initialize instructions and the tools/list result (with a
+// skill store, so save_skill is listed), against serveBudget.
+func TestServeDefinitionsBudget(t *testing.T) {
+	c, err := newCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.Start(context.Background(), discovery.DefaultConfig(), engine.Options{
+		DataDir:  t.TempDir(),
+		Builtins: map[string]func() *server.MCPServer{"docstore": builtin.NewDocstore},
+	})
+	defer e.Close()
+	srv := mcpserver.New(serveEngineForTest{e}, mcpserver.Options{Skills: e.Skills()})
+	defer srv.Close()
+	cl, err := client.NewInProcessClient(srv.MCPServer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := cl.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	res, err := cl.Initialize(ctx, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	instr, tools := c.count(res.Instructions), c.count(string(raw))
+	t.Logf("instructions %d tokens, tools/list %d tokens (%d tools)", instr, tools, len(list.Tools))
+	if instr+tools > serveBudget {
+		t.Errorf("serve's instructions and tools/list are %d tokens, over the %d budget: make exec/mcpserver's definitions terser", instr+tools, serveBudget)
+	}
+
+	// The README names the same tools.
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "## Use it from an agent")
+	sentence, _, _ := strings.Cut(section, "instead of every server's tool")
+	named := regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(sentence, -1)
+	var inReadme, listed []string
+	for _, m := range named {
+		inReadme = append(inReadme, m[1])
+	}
+	for _, tool := range list.Tools {
+		listed = append(listed, tool.Name)
+	}
+	slices.Sort(inReadme)
+	slices.Sort(listed)
+	if !slices.Equal(inReadme, listed) {
+		t.Errorf("the README's \"Use it from an agent\" names the tools %v; serve lists %v", inReadme, listed)
+	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/builtin"
 	"github.com/mcpfs/mcpfs/exec"
@@ -47,6 +48,7 @@ type env struct {
 	filesDir string // the folder server-filesystem may read and write
 	cfgPath  string // the config file written for the npm servers ("" when none)
 	cfg      *discovery.Config
+	eng      *engine.Engine // the engine mcpfs runs; sup, tree and runner are its
 	sup      *discovery.Supervisor
 	tree     *mcpfs.Tree
 	runner   *exec.Runner
@@ -114,10 +116,14 @@ func newEnv(ctx context.Context, opts options, count *counter) (_ *env, err erro
 	sort.Slice(cfg.Servers, func(i, j int) bool { return cfg.Servers[i].Name < cfg.Servers[j].Name })
 	e.cfg = cfg
 
-	e.sup = discovery.Start(ctx, cfg, discovery.Options{Logger: e.log, ConnectTimeout: 60 * time.Second, Builtins: builtins()})
+	e.eng = engine.Start(ctx, cfg, engine.Options{
+		Logger: e.log, DataDir: filepath.Join(e.dir, "data"), ConnectTimeout: 60 * time.Second,
+		Builtins: builtins(), Timeout: 2 * time.Minute,
+	})
+	e.sup = e.eng.Supervisor()
 	sctx, cancel := context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
-	if err := e.sup.Settle(sctx); err != nil {
+	if err := e.eng.Settle(sctx); err != nil {
 		return nil, fmt.Errorf("wait for the servers: %w", err)
 	}
 	for _, s := range e.sup.Catalog().Servers {
@@ -125,8 +131,8 @@ func newEnv(ctx context.Context, opts options, count *counter) (_ *env, err erro
 			return nil, fmt.Errorf("server %q is %s: %s", s.Name, s.State, s.Err)
 		}
 	}
-	e.tree = mcpfs.New(e.sup.Catalog(), mcpfs.Options{})
-	e.runner = exec.NewRunner(exec.Options{Logger: e.log, Timeout: 2 * time.Minute, OutputDir: filepath.Join(e.dir, "output")})
+	e.tree = e.eng.Tree()
+	e.runner = e.eng.Runner()
 	e.fuseWhy = fuseUsable(e.dir)
 	return e, nil
 }
@@ -223,11 +229,8 @@ func (e *env) close() {
 		}
 		waitUnmounted(m, e.log)
 	}
-	if e.runner != nil {
-		e.runner.Close()
-	}
-	if e.sup != nil {
-		e.sup.Close()
+	if e.eng != nil {
+		e.eng.Close()
 	}
 	if e.dir != "" {
 		os.RemoveAll(e.dir)

@@ -68,6 +68,7 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 	fl.BoolVar(&opts.quick, "quick", false, "fewer iterations and no go test benchmarks")
 	fl.BoolVar(&opts.npm, "npm", true, "run the npm reference servers when installed")
 	fl.BoolVar(&opts.serve, "serve", true, "measure mcpfs serve (builds ./cmd/mcpfs and runs it over stdio)")
+	fl.BoolVar(&opts.resident, "resident", false, "measure only the resident engine (through the mcpfs binary), print the rows, write no report")
 	fl.BoolVar(&opts.goBench, "gobench", true, "run the packages' go test benchmarks (off with -quick unless given)")
 	fl.StringVar(&opts.benchTime, "benchtime", "1s", "-benchtime for the go test benchmarks")
 	var goBenchOnly bool
@@ -115,6 +116,9 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 		line := fmt.Sprintf("%-10s %s: %s", s.Group, s.What, s.Value)
 		if s.Baseline != "" {
 			line += fmt.Sprintf(" (baseline %s, %s)", s.Baseline, s.Ratio)
+		}
+		if opts.resident && s.Note != "" {
+			line += " — " + s.Note
 		}
 		fmt.Fprintln(stdout, line)
 	}

@@ -222,7 +222,7 @@ func p50p99(ds []time.Duration) string {
 }
 
 // residentSpeed measures the resident engine through the real binary.
-func (e *env) residentSpeed(ctx context.Context, runs, coldReps int) ([]speedRow, error) {
+func (e *env) residentSpeed(ctx context.Context, runs, coldReps int, mounts bool) ([]speedRow, error) {
 	const group = "Resident engine"
 	dir := filepath.Join(e.dir, "resident")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -304,7 +304,7 @@ func (e *env) residentSpeed(ctx context.Context, runs, coldReps int) ([]speedRow
 			Ratio: ratio(float64(median(coldLs)), float64(median(base))), Note: "every server shown with its cached tools while it starts"})
 
 	// Mounts over many cached servers.
-	if e.fuseWhy == "" {
+	if e.fuseWhy == "" && mounts {
 		tmpl, err := json.Marshal(e.templates())
 		if err != nil {
 			return nil, err

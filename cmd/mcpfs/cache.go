@@ -3,58 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpfs/mcpfs/cache"
 )
-
-// cacheDir is where the cache lives: <--data-dir>/cache, or
-// <user cache dir>/mcpfs/cache. ok is false when there is no data dir and
-// the user's home (the parent of the user cache dir) does not exist: mcpfs
-// does not create a home directory to put a cache in.
-func (g *globals) cacheDir() (dir string, ok bool, err error) {
-	if g.dataDir != "" {
-		return filepath.Join(g.dataDir, "cache"), true, nil
-	}
-	dir, err = cache.DefaultDir()
-	if err != nil {
-		return "", false, err
-	}
-	base := filepath.Dir(filepath.Dir(dir)) // <user cache dir>
-	if _, err := os.Stat(filepath.Dir(base)); err != nil {
-		return dir, false, nil
-	}
-	return dir, true, nil
-}
-
-// openCache opens the cache for the engine. Any problem (another mcpfs
-// process holds it, no home directory) is logged and the engine runs
-// without a cache: a nil store, and why.
-func (g *globals) openCache() (*cache.Store, string) {
-	dir, ok, err := g.cacheDir()
-	switch {
-	case err != nil:
-		g.log.Warn("running without the cache", "err", err)
-		return nil, err.Error()
-	case !ok:
-		g.log.Info("running without the cache: the home directory does not exist (give --data-dir to keep one)", "dir", dir)
-		return nil, "the home directory does not exist (give --data-dir to keep one)"
-	}
-	s, err := cache.Open(dir, cache.Options{Logger: g.log})
-	if errors.Is(err, cache.ErrLocked) {
-		g.log.Warn("running without the cache: another mcpfs process is using it; the tree is built from live listings only", "err", err)
-		return nil, "another mcpfs process is using it"
-	}
-	if err != nil {
-		g.log.Warn("running without the cache", "err", err)
-		return nil, err.Error()
-	}
-	return s, ""
-}
 
 func newCacheCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
@@ -72,7 +26,8 @@ results of read-only tools. Secret values from the config are never stored.`,
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(&cobra.Command{
+	var asJSON bool
+	stats := &cobra.Command{
 		Use:   "stats",
 		Short: "Say what the cache holds",
 		Args:  cobra.NoArgs,
@@ -82,15 +37,25 @@ results of read-only tools. Secret values from the config are never stored.`,
 				if err != nil {
 					return err
 				}
+				if asJSON {
+					return g.writeJSON(map[string]any{
+						"dir": st.Dir, "servers": st.Servers, "tool_bytes": st.ToolBytes,
+						"results": st.Results, "result_bytes": st.ResultBytes, "disk_bytes": st.DiskBytes,
+						"writes": st.Writes,
+					})
+				}
 				w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
 				fmt.Fprintf(w, "dir:\t%s\n", st.Dir)
 				fmt.Fprintf(w, "servers:\t%d\t(%s of tool listings)\n", st.Servers, byteSize(st.ToolBytes))
 				fmt.Fprintf(w, "results:\t%d\t(%s)\n", st.Results, byteSize(st.ResultBytes))
 				fmt.Fprintf(w, "on disk:\t%s\n", byteSize(st.DiskBytes))
+				fmt.Fprintf(w, "writes:\t%s\n", st.Writes)
 				return w.Flush()
 			})
 		},
-	}, &cobra.Command{
+	}
+	stats.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(stats, &cobra.Command{
 		Use:   "clear",
 		Short: "Remove every cached tool listing and result",
 		Args:  cobra.NoArgs,
@@ -111,12 +76,12 @@ results of read-only tools. Secret values from the config are never stored.`,
 // for f alone.
 func withCache(g *globals, f func(*cache.Store) error) error {
 	if g.eng != nil {
-		if g.eng.cache == nil {
-			return fmt.Errorf("the engine runs without the cache: %s", g.eng.cacheWhy)
+		if g.eng.Cache() == nil {
+			return fmt.Errorf("the engine runs without the cache: %s", g.eng.CacheWhy())
 		}
-		return f(g.eng.cache)
+		return f(g.eng.Cache())
 	}
-	dir, _, err := g.cacheDir()
+	dir, _, err := g.dirs().CacheDir()
 	if err != nil {
 		return err
 	}

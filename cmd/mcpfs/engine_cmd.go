@@ -116,7 +116,7 @@ func (g *globals) control(ctx context.Context, addr engineAddr, req, config stri
 // currentEngine returns the address of the engine for the config and data
 // dir the flags name.
 func (g *globals) currentEngine() (engineAddr, *discovery.Config, error) {
-	cfg, err := discovery.Load(g.abs(g.config), discovery.LoadOptions{Getenv: g.lookupEnv, WorkDir: g.cwd})
+	cfg, err := g.findConfig()
 	if err != nil {
 		return engineAddr{}, nil, err
 	}

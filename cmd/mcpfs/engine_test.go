@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 )
 
 // watchedConfig writes data as a config file in a temp dir and returns a
@@ -46,7 +48,7 @@ func TestEngineFollowsConfigEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := startEngine(context.Background(), g, cfg, engineOptions{})
+	e := engine.Start(context.Background(), cfg, g.engineOptions(engine.Options{}))
 	defer e.Close()
 
 	waitTree := func(what string, ok func(names []string) bool) {

@@ -43,6 +43,7 @@ func TestExamples(t *testing.T) {
 			env.Setenv("TESTENV", bin)
 			env.Setenv("DATABASE_URL", pgURL)
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
+			env.Setenv(noEngineEnv, "1") // in process; resident_test.go runs the engine
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// TestExitCodes checks the exit status and message of commands that fail
-// before anything starts.
+// TestExitCodes checks the exit status and message of commands that fail:
+// before anything starts (2), and each way a snippet fails (the README's
+// table).
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, data string) string {
@@ -27,6 +28,12 @@ func TestExitCodes(t *testing.T) {
   "b": {"command": "x", "args": "not-an-array"}
 }}`)
 	truncated := write("truncated.json", `{"mcpServers": {"a": {"command": "x"`)
+	typo := write("typo.go", "package main\n\nimport \"mcpfs/servers/docstore\"\n\nfunc main() { docstore.ListDocument(docstore.ListDocumentsArgs{}) }\n")
+	panics := write("panic.go", "package main\n\nfunc main() {\n\tvar m map[string]int\n\tm[\"x\"] = 1\n}\n")
+	loop := write("loop.go", "package main\n\nfunc main() {\n\tfor {\n\t}\n}\n")
+	down := write("down.json", `{"mcpServers": {"gone": {"command": "/nonexistent/mcp-server"}}}`)
+	imports := write("imports.go", "package main\n\nimport \"mcpfs/servers/gone\"\n\nfunc main() { gone.Anything() }\n")
+	data := filepath.Join(dir, "data")
 
 	tests := []struct {
 		name     string
@@ -42,6 +49,11 @@ func TestExitCodes(t *testing.T) {
 		{"bad timeout", []string{"--connect-timeout", "-1s", "ls"}, exitUsage, "--connect-timeout must be positive"},
 		{"unknown builtin", []string{"builtin", "nosuch"}, exitUsage, "built-in servers: docstore"},
 		{"version", []string{"version"}, exitOK, ""},
+		{"--version", []string{"--version"}, exitOK, ""},
+		{"check failed", []string{"--data-dir", data, "run", typo}, exitCheck, "did not pass the check"},
+		{"panic", []string{"--data-dir", data, "run", panics}, exitSnippet, "panicked"},
+		{"timeout", []string{"--data-dir", data, "run", "--timeout", "1s", loop}, exitTimeout, "ran out of time"},
+		{"server down", []string{"--data-dir", data, "--config", down, "run", imports}, exitServer, "servers/gone: failed: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

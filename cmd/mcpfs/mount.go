@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/exec"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
@@ -54,7 +55,7 @@ func runMount(ctx context.Context, g *globals, dir string) error {
 	}
 	// Servers connect in the background; the mount does not wait for
 	// them.
-	e, release, err := g.useEngine(ctx, engineOptions{})
+	e, release, err := g.useEngine(ctx, engine.Options{})
 	if err != nil {
 		return err
 	}
@@ -87,20 +88,27 @@ type engineMount struct {
 
 // mountEngine mounts e's tree at dir (already checked with fuse.Check)
 // and keeps it current until Unmount.
-func mountEngine(g *globals, e *engine, dir string) (*engineMount, error) {
+func mountEngine(g *globals, e *engine.Engine, dir string) (*engineMount, error) {
 	t := e.Tree()
 	// With a skill store, skills/ is writable; skills saved elsewhere
 	// reach the mount through the engine's trees (Update shows the
 	// store's current skills).
 	// run/ is live: programs written there run on the engine.
-	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e)})
+	search := func(query string) []byte {
+		out := e.Search(e.Tree(), query, 10)
+		if !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		return []byte(out)
+	}
+	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e), Search: search})
 	if err != nil {
 		return nil, err
 	}
 	states := &stateReporter{w: g.stderr, last: map[string]string{}}
 	states.report(t.Catalog())
 	em := &engineMount{m: m, served: make(chan struct{})}
-	em.stop = e.follow(t, func(t *mcpfs.Tree) {
+	em.stop = e.Follow(t, func(t *mcpfs.Tree) {
 		m.Update(t)
 		states.report(t.Catalog())
 	})
@@ -114,9 +122,9 @@ func mountEngine(g *globals, e *engine, dir string) (*engineMount, error) {
 // jobRunner runs the jobs of the mount's run/ on the engine, each with
 // the engine's default time limit, and writes each result as `mcpfs run`
 // prints it: stdout, stderr, check problems, then "mcpfs: " and the error.
-func jobRunner(g *globals, e *engine) fuse.Runner {
+func jobRunner(g *globals, e *engine.Engine) fuse.Runner {
 	return func(ctx context.Context, job fuse.Job) fuse.JobResult {
-		res, err := e.runWithProgress(ctx, job.Name, job.Source, 0, func(exec.Call) { job.ToolCall() })
+		res, err := e.RunWithProgress(ctx, job.Name, job.Source, 0, func(exec.Call) { job.ToolCall() })
 		var out bytes.Buffer
 		p := *g // mcpfs run's own printing, into out
 		p.stdout, p.stderr, p.log = &out, &out, slog.New(slog.DiscardHandler)

@@ -20,8 +20,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/mcpfs/mcpfs/discovery"
 )
 
 // noEngineEnv, set to 1 (or true, yes, on), runs every command in process,
@@ -123,7 +121,7 @@ func (g *globals) engineAddrFor() (engineAddr, error) {
 	}
 	// The data dir as resolved: the same flag with another
 	// $XDG_CACHE_HOME is another engine.
-	dataDir, _, _ := g.cacheDir()
+	dataDir, _, _ := g.dirs().CacheDir()
 	if dataDir != "" {
 		if abs, err := filepath.Abs(g.abs(dataDir)); err == nil {
 			dataDir = abs
@@ -157,7 +155,7 @@ func (e errForwarded) Error() string { return "exit status " + strconv.Itoa(e.co
 // is no engine to use (the command then runs in process); a config that
 // does not load is an error here, before anything starts.
 func (g *globals) forward(ctx context.Context, args []string) (handled bool, code int, err error) {
-	cfg, err := discovery.Load(g.abs(g.config), discovery.LoadOptions{Getenv: g.lookupEnv, WorkDir: g.cwd})
+	cfg, err := g.findConfig()
 	if err != nil {
 		return false, 0, err
 	}
@@ -347,9 +345,9 @@ func (g *globals) runRemote(ctx context.Context, c *net.UnixConn, addr engineAdd
 		kind, p, err := fc.read(maxFrame)
 		if err != nil {
 			if ctx.Err() != nil {
-				return 130, nil
+				return exitSignal, nil
 			}
-			return 0, fmt.Errorf("the mcpfs engine (pid %d) went away during the command (%v): run it again; its log is %s", eh.PID, err, addr.log())
+			return 0, withExit(exitEngine, fmt.Errorf("the mcpfs engine (pid %d) went away during the command (%v): run it again; its log is %s", eh.PID, err, addr.log()))
 		}
 		switch kind {
 		case frameStdout:

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 )
 
@@ -83,7 +85,7 @@ type residentServer struct {
 	cacheWhy string
 
 	mu      sync.Mutex
-	engines map[string]*engine // by config path; "" is the built-in default
+	engines map[string]*engine.Engine // by config path; "" is the built-in default
 	active  int
 	served  int64
 	timer   *time.Timer
@@ -111,6 +113,9 @@ func serveResident(ctx context.Context, g *globals, addr engineAddr, idle time.D
 	if idle <= 0 {
 		idle = defaultEngineIdle
 	}
+	// A process that stays resident keeps its heap closer to what is live:
+	// it holds generated trees that are mostly read, rarely rebuilt.
+	debug.SetGCPercent(50)
 	ln, ino, err := listenPrivate(addr.sock())
 	if err != nil {
 		return err
@@ -120,10 +125,10 @@ func serveResident(ctx context.Context, g *globals, addr engineAddr, idle time.D
 	s := &residentServer{
 		g: g, addr: addr, ln: ln, ino: ino, idle: idle, started: time.Now(),
 		conns:   map[net.Conn]struct{}{},
-		engines: map[string]*engine{},
+		engines: map[string]*engine.Engine{},
 		stopped: make(chan struct{}),
 	}
-	s.cache, s.cacheWhy = g.openCache()
+	s.cache, s.cacheWhy = g.dirs().OpenCache()
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.timer = time.AfterFunc(idle, s.idleOut)
 	s.writeInfo()
@@ -152,7 +157,7 @@ func serveResident(ctx context.Context, g *globals, addr engineAddr, idle time.D
 
 // engineFor returns the engine of the config at path ("" for the built-in
 // default), starting it on first use.
-func (s *residentServer) engineFor(path string) (*engine, error) {
+func (s *residentServer) engineFor(path string) (*engine.Engine, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.engines[path]; ok {
@@ -168,14 +173,14 @@ func (s *residentServer) engineFor(path string) (*engine, error) {
 			return nil, err
 		}
 	}
-	if _, err := settingsFor(cfg, runFlags{}); err != nil {
+	if _, err := engine.SettingsFor(cfg, engine.Flags{}); err != nil {
 		return nil, err
 	}
-	cfg = dropSelf(cfg, s.g.log)
+	cfg = engine.DropSelf(cfg, s.g.log)
 	if cfg.Settings.EngineIdle > 0 && s.g.engineIdle <= 0 {
 		s.idle = cfg.Settings.EngineIdle
 	}
-	e := startEngine(s.ctx, s.g, cfg, engineOptions{WarmRunner: true, Cache: s.cache, CacheWhy: s.cacheWhy, Shared: true})
+	e := engine.Start(s.ctx, cfg, s.g.engineOptions(engine.Options{WarmRunner: true, Cache: s.cache, CacheWhy: s.cacheWhy, Shared: true}))
 	s.engines[path] = e
 	s.g.log.Warn("engine: serving a config", "config", configName(path), "servers", len(cfg.Servers))
 	return e, nil
@@ -369,7 +374,7 @@ func (s *residentServer) shutdown() {
 	}
 	s.mu.Lock()
 	engines := s.engines
-	s.engines = map[string]*engine{}
+	s.engines = map[string]*engine.Engine{}
 	s.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, e := range engines {
@@ -401,7 +406,7 @@ func (s *residentServer) handle(c *net.UnixConn) {
 	switch {
 	case h.Protocol != residentProtocol:
 		reply.Error = fmt.Sprintf("protocol %d, the engine speaks %d: stop it (mcpfs engine stop) and run again", h.Protocol, residentProtocol)
-	case h.Build != reply.Build:
+	case h.Build != reply.Build && h.Control == "":
 		reply.Error = "another build of mcpfs: stop the engine (mcpfs engine stop) and run again"
 	case h.Control == "status":
 		reply.Status = s.status(h.Config)
@@ -429,7 +434,7 @@ func (s *residentServer) handle(c *net.UnixConn) {
 
 // runCommand runs the command of h with the client's stdin, stdout,
 // stderr, working directory and environment, and sends its exit code.
-func (s *residentServer) runCommand(c *net.UnixConn, fc *frameConn, h clientHello, e *engine) {
+func (s *residentServer) runCommand(c *net.UnixConn, fc *frameConn, h clientHello, e *engine.Engine) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	stdin := &remoteStdin{fc: fc, data: make(chan []byte, 4)}
@@ -543,9 +548,4 @@ func selfRSS() int64 {
 }
 
 // configName names a config path for messages.
-func configName(path string) string {
-	if path == "" {
-		return "the built-in default"
-	}
-	return path
-}
+func configName(path string) string { return engine.ConfigName(path) }

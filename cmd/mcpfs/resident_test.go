@@ -15,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
+	"github.com/mcpfs/mcpfs/testenv"
 )
 
 // The resident engine's tests run the real mcpfs binary, built once, the
@@ -29,6 +32,7 @@ var (
 // mcpfsBinary builds cmd/mcpfs into a temp dir once per test run.
 func mcpfsBinary(t *testing.T) string {
 	t.Helper()
+	testenv.Integration(t)
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mcpfs-bin-")
 		if err != nil {
@@ -368,7 +372,7 @@ func TestResidentSelfInConfig(t *testing.T) {
 	}
 	// A nested one refuses.
 	c := r.cmd("ls", "servers")
-	c.Env = append(c.Env, servedByEnv+"="+r.cfg)
+	c.Env = append(c.Env, engine.ServedByEnv+"="+r.cfg)
 	b, err := c.CombinedOutput()
 	if err == nil || !strings.Contains(string(b), "starts no servers of its own") {
 		t.Errorf("nested mcpfs: err %v, output %s", err, b)

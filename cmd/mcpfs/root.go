@@ -16,18 +16,43 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/builtin"
 	"github.com/mcpfs/mcpfs/discovery/naming"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 
-// Exit codes.
+// Exit codes (the README's table).
 const (
-	exitOK     = 0
-	exitFailed = 1 // the command ran and failed
-	exitUsage  = 2 // bad flags, arguments or config: nothing was started
+	exitOK      = 0
+	exitFailed  = 1 // the command ran and failed
+	exitUsage   = 2 // bad flags, arguments or config: nothing was started
+	exitCheck   = 3 // the snippet did not pass the check
+	exitSnippet = 4 // the snippet panicked, crashed or did not compile in the interpreter
+	exitTimeout = 5 // the snippet ran out of time
+	exitLimit   = 6 // the snippet ran out of memory or stack
+	exitServer  = 7 // the snippet imports a server that is down
+	exitEngine  = 8 // the resident engine went away during the command
+	exitSignal  = 130
 )
+
+// exitError ends a command with a code of its own.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withExit gives err the exit code code; nil stays nil.
+func withExit(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code, err}
+}
 
 // usageError marks errors that exit with exitUsage.
 type usageError struct{ err error }
@@ -64,7 +89,7 @@ type globals struct {
 	ttyStderr *bool
 	// eng is the resident engine, set in the engine process: commands
 	// use it instead of starting servers.
-	eng *engine
+	eng *engine.Engine
 }
 
 // Main runs mcpfs with the given arguments and returns the exit code.
@@ -91,10 +116,19 @@ func execute(ctx context.Context, g *globals, args []string) int {
 	if errors.As(err, &fwd) {
 		return fwd.code
 	}
-	stderr := g.stderr
-	fmt.Fprintf(stderr, "mcpfs: %v\n", err)
-	var ue usageError
-	if errors.As(err, &ue) || errors.Is(err, discovery.ErrConfig) {
+	var (
+		ue usageError
+		fe *engine.FlagError
+		xe *exitError
+	)
+	if errors.As(err, &xe) {
+		if xe.err != errSilent {
+			fmt.Fprintf(g.stderr, "mcpfs: %v\n", err)
+		}
+		return xe.code
+	}
+	fmt.Fprintf(g.stderr, "mcpfs: %v\n", err)
+	if errors.As(err, &ue) || errors.As(err, &fe) || errors.Is(err, discovery.ErrConfig) {
 		return exitUsage
 	}
 	return exitFailed
@@ -114,6 +148,7 @@ Config look-up: --config FILE, $MCPFS_CONFIG, $MCP_SERVERS_CONFIG,
 config. With none, a built-in demo server (docstore) is used.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			g.log = newLogger(g.stderr, g.verbose)
 			if g.eng == nil && usesEngine(cmd) {
@@ -133,11 +168,12 @@ config. With none, a built-in demo server (docstore) is used.`,
 			return nil
 		},
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see mcpfs %s --help)", err, cmd.Name())}
 	})
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.config, "config", "", "MCP config `file` (Claude Desktop, Claude Code, Cursor or VS Code format)")
+	pf.StringVar(&g.config, "config", "", "MCP config `file` (Claude Desktop, Claude Code, Cursor or VS Code format); \"builtin\" for the built-in default")
 	pf.StringVar(&g.dataDir, "data-dir", "", "`dir` for mcpfs's cache and skills (default: the user cache dir, and the user data dir for skills)")
 	pf.CountVarP(&g.verbose, "verbose", "v", "say more on stderr: which config is used, server states (-vv: debug)")
 	pf.DurationVar(&g.connectTimeout, "connect-timeout", 20*time.Second, "how long one server may take to start and list its tools")
@@ -150,7 +186,10 @@ config. With none, a built-in demo server (docstore) is used.`,
 	root.AddCommand(newDoctorCmd(g))
 	root.AddCommand(newEngineCmd(g))
 	root.AddCommand(newSearchCmd(g))
+	root.AddCommand(newCallCmd(g))
+	root.AddCommand(newInitCmd(g), newInstallCmd(g))
 	root.AddCommand(newUICmd(g))
+	g.addCompletions(root)
 	return root
 }
 
@@ -159,7 +198,8 @@ config. With none, a built-in demo server (docstore) is used.`,
 var engineCommands = map[string]bool{
 	"ls": true, "cat": true, "export": true, "run": true, "mount": true,
 	"serve": true, "skills": true, "cache": true, "search": true,
-	"ui": true,
+	"doctor": true, "call": true, "ui": true,
+	cobra.ShellCompRequestCmd: true, // completion reads the warm tree
 }
 
 // usesEngine reports whether cmd runs on the resident engine.
@@ -249,32 +289,73 @@ func builtins() map[string]func() *server.MCPServer {
 	return m
 }
 
-// startServers starts every server of cfg in the background, with the
-// built-in servers and cache c (which the supervisor closes; nil for
-// none).
-func (g *globals) startServers(ctx context.Context, cfg *discovery.Config, c discovery.Cache) *discovery.Supervisor {
-	return discovery.Start(ctx, cfg, discovery.Options{
-		Logger:         g.log,
-		ConnectTimeout: g.connectTimeout,
-		Builtins:       builtins(),
-		Cache:          c,
-		// An mcpfs started as one of the servers starts none of its own.
-		ServerEnv: map[string]string{servedByEnv: configName(cfg.Path)},
-	})
+// loadConfig loads the config the global flags name and logs what was
+// found. A bad config, including an "mcpfs" section that allows a
+// package snippets may never import, is an error that exits 2.
+func (g *globals) loadConfig() (*discovery.Config, error) {
+	if g.connectTimeout <= 0 {
+		return nil, usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
+	}
+	cfg, err := g.findConfig()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := engine.SettingsFor(cfg, engine.Flags{}); err != nil {
+		return nil, err
+	}
+	cfg = engine.DropSelf(cfg, g.log)
+	if cfg.Path == "" {
+		g.log.Info("no config file found; using the built-in default", "servers", len(cfg.Servers))
+	} else {
+		g.log.Info("config", "file", cfg.Path, "found-by", cfg.Source, "servers", len(cfg.Servers))
+	}
+	for _, w := range cfg.Warnings {
+		g.log.Warn("config: " + w)
+	}
+	return cfg, nil
 }
+
+// builtinConfig is the --config value that names the built-in default.
+const builtinConfig = "builtin"
+
+// findConfig loads the config the flags and the environment name (see
+// discovery.Load); --config builtin is the built-in default, whatever
+// config files exist.
+func (g *globals) findConfig() (*discovery.Config, error) {
+	if g.config == builtinConfig {
+		if _, err := os.Stat(g.abs(g.config)); err != nil {
+			return discovery.DefaultConfig(), nil
+		}
+	}
+	return discovery.Load(g.abs(g.config), discovery.LoadOptions{Getenv: g.lookupEnv, WorkDir: g.cwd})
+}
+
+// engineOptions completes o with what the global flags say.
+func (g *globals) engineOptions(o engine.Options) engine.Options {
+	o.Logger = g.log
+	o.DataDir = g.dataDir
+	o.ConnectTimeout = g.connectTimeout
+	o.Builtins = builtins()
+	return o
+}
+
+// dirs are the data dirs the global flags name.
+func (g *globals) dirs() engine.Dirs { return engine.Dirs{Data: g.dataDir, Logger: g.log} }
 
 // useEngine returns the engine a command runs on: the resident one in
 // the engine process, or else one started for this command alone, which
 // release closes.
-func (g *globals) useEngine(ctx context.Context, opts engineOptions) (e *engine, release func(), err error) {
+func (g *globals) useEngine(ctx context.Context, opts engine.Options) (e *engine.Engine, release func(), err error) {
 	if g.eng != nil {
+		cfg := g.eng.Config()
+		g.log.Info("config", "file", engine.ConfigName(cfg.Path), "servers", len(cfg.Servers), "engine", os.Getpid())
 		return g.eng, func() {}, nil
 	}
 	cfg, err := g.loadConfig()
 	if err != nil {
 		return nil, nil, err
 	}
-	e = startEngine(ctx, g, cfg, opts)
+	e = engine.Start(ctx, cfg, g.engineOptions(opts))
 	return e, e.Close, nil
 }
 
@@ -284,9 +365,9 @@ func (g *globals) useEngine(ctx context.Context, opts engineOptions) (e *engine,
 // (at most the connect timeout) only for servers that the paths name,
 // that are still connecting and that have no tools yet: `ls servers`
 // names every server.
-func (g *globals) treeFor(ctx context.Context, e *engine, paths ...string) (*mcpfs.Tree, error) {
+func (g *globals) treeFor(ctx context.Context, e *engine.Engine, paths ...string) (*mcpfs.Tree, error) {
 	if g.eng == nil {
-		if err := e.settle(ctx); err != nil {
+		if err := e.Settle(ctx); err != nil {
 			return nil, err
 		}
 		return e.Tree(), nil
@@ -303,8 +384,7 @@ func (g *globals) treeFor(ctx context.Context, e *engine, paths ...string) (*mcp
 		}
 	}
 	if all || len(want) > 0 {
-		e.waitFor(ctx, func(s string) bool { return all || want[naming.Package(s)] })
-		e.publish(e.sup.Catalog())
+		e.WaitServers(ctx, func(s string) bool { return all || want[naming.Package(s)] })
 	}
 	return e.Tree(), nil
 }
@@ -312,9 +392,9 @@ func (g *globals) treeFor(ctx context.Context, e *engine, paths ...string) (*mcp
 // treeAll returns the tree once no server is still connecting without
 // tools (each bounded by the connect timeout): for commands that read
 // all of it.
-func (g *globals) treeAll(ctx context.Context, e *engine) (*mcpfs.Tree, error) {
+func (g *globals) treeAll(ctx context.Context, e *engine.Engine) (*mcpfs.Tree, error) {
 	if g.eng == nil {
-		if err := e.settle(ctx); err != nil {
+		if err := e.Settle(ctx); err != nil {
 			return nil, err
 		}
 		return e.Tree(), nil

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/exec/worker"
@@ -35,6 +36,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	var (
 		timeout time.Duration
 		mode    string
+		asJSON  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run [--timeout DURATION] [--sandbox auto|strict] FILE|-",
@@ -59,7 +61,7 @@ that needs it), which keeps the servers connected: a run waits only for
 the servers it imports. --no-engine runs it in this process instead.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var flags runFlags
+			var flags engine.Flags
 			switch mode {
 			case "auto", "strict":
 			default:
@@ -82,9 +84,10 @@ the servers it imports. --no-engine runs it in this process instead.`,
 			if err != nil {
 				return err
 			}
-			return g.run(cmd.Context(), filename, src, flags)
+			return g.run(cmd.Context(), filename, src, flags, asJSON)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the outcome as JSON: stdout, stderr, exit code, check problems, tool calls with timings")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop the snippet after this `duration` (default: the config's mcpfs.limits.timeout, or 30s)")
 	cmd.Flags().StringVar(&mode, "sandbox", "auto", "auto: run with the sandbox layers available; strict: refuse unless all are")
 	return cmd
@@ -117,24 +120,30 @@ func readSnippet(arg string, stdin io.Reader) (string, []byte, error) {
 }
 
 // run type-checks and runs a snippet on the engine and reports it.
-func (g *globals) run(ctx context.Context, filename string, src []byte, flags runFlags) error {
-	e, release, err := g.useEngine(ctx, engineOptions{OneShot: true, Flags: flags})
+func (g *globals) run(ctx context.Context, filename string, src []byte, flags engine.Flags, asJSON bool) error {
+	e, release, err := g.useEngine(ctx, engine.Options{OneShot: true, Flags: flags})
 	if err != nil {
 		return err
 	}
 	defer release()
-	rs, err := settingsFor(e.Config(), flags)
+	rs, err := engine.SettingsFor(e.Config(), flags)
 	if err != nil {
 		return err
 	}
 	var calls atomic.Int64
 	stop := g.progress(&calls)
-	res, runErr := e.runWith(ctx, filename, src, runOptions{
+	res, runErr := e.RunWith(ctx, filename, src, engine.RunOptions{
 		Timeout:  flags.Timeout,
 		Strict:   rs.Options.Strict,
 		Progress: func(exec.Call) { calls.Add(1) },
+		Waiting: func(running int) {
+			fmt.Fprintf(g.stderr, "mcpfs: waiting for a run slot: %d runs are in progress on the engine (the wait counts against --timeout)\n", running)
+		},
 	})
 	stop()
+	if asJSON {
+		return g.runResultJSON(res, runErr)
+	}
 	return g.finishRun(filename, res, runErr)
 }
 
@@ -148,20 +157,32 @@ func (g *globals) finishRun(filename string, res *exec.Result, runErr error) err
 		for i, e := range list {
 			lines[i] = e.Error()
 		}
-		return g.checkFailed(filename, lines)
+		return withExit(exitCheck, g.checkFailed(filename, lines))
 	}
-	var ue *unavailableError
+	var ue *engine.UnavailableError
 	if errors.As(runErr, &ue) {
-		for _, l := range ue.lines {
+		for _, l := range ue.Lines {
 			fmt.Fprintln(g.stderr, l)
 		}
-		return fmt.Errorf("%s imports %s that %s not available: fix the server or the config (mcpfs ls servers)", filename, plural(len(ue.lines), "server"), isAre(len(ue.lines)))
+		return withExit(exitServer, fmt.Errorf("%s imports %s that %s not available: fix the server or the config (mcpfs ls servers)", filename, plural(len(ue.Lines), "server"), isAre(len(ue.Lines))))
 	}
-	if res == nil {
-		return runErr
+	if res != nil {
+		g.report(res)
 	}
-	g.report(res)
-	return runErr
+	return withExit(runExitCode(runErr), runErr)
+}
+
+// runExitCode is the exit code of a run that ended with err.
+func runExitCode(err error) int {
+	switch {
+	case errors.Is(err, exec.ErrTimeout):
+		return exitTimeout
+	case errors.Is(err, exec.ErrOutOfMemory), errors.Is(err, exec.ErrStackOverflow):
+		return exitLimit
+	case errors.Is(err, exec.ErrPanic), errors.Is(err, exec.ErrCrashed), errors.Is(err, exec.ErrCompile):
+		return exitSnippet
+	}
+	return exitFailed
 }
 
 func isAre(n int) string {

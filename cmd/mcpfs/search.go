@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 )
 
 func newSearchCmd(g *globals) *cobra.Command {
@@ -23,7 +25,7 @@ listing.`,
 			if n <= 0 {
 				return usagef("-n must be positive, got %d", n)
 			}
-			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
+			e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
 			if err != nil {
 				return err
 			}
@@ -32,7 +34,7 @@ listing.`,
 			if err != nil {
 				return err
 			}
-			out := e.search.Search(t, strings.Join(args, " "), n)
+			out := e.Search(t, strings.Join(args, " "), n)
 			if !strings.HasSuffix(out, "\n") {
 				out += "\n"
 			}

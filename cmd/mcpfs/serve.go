@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/mcpserver"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
@@ -40,7 +41,7 @@ type serveOptions struct {
 	mount        string
 	timeout      time.Duration
 	sandbox      string
-	flags        runFlags // --timeout and --sandbox when given: they beat the config
+	flags        engine.Flags // --timeout and --sandbox when given: they beat the config
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -145,12 +146,12 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 		}
 	}
 
-	e, release, err := g.useEngine(ctx, engineOptions{WarmRunner: true, Timeout: o.timeout, Strict: strict, Flags: o.flags})
+	e, release, err := g.useEngine(ctx, engine.Options{WarmRunner: true, Timeout: o.timeout, Strict: strict, Flags: o.flags})
 	if err != nil {
 		return err
 	}
 	defer release()
-	if _, err := settingsFor(e.Config(), o.flags); err != nil {
+	if _, err := engine.SettingsFor(e.Config(), o.flags); err != nil {
 		return err // --timeout beyond the config's maxTimeout
 	}
 	if o.mount != "" {
@@ -168,13 +169,13 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 		states := &stateReporter{w: g.stderr, last: map[string]string{}}
 		t := e.Tree()
 		states.report(t.Catalog())
-		defer e.follow(t, func(t *mcpfs.Tree) { states.report(t.Catalog()) })()
+		defer e.Follow(t, func(t *mcpfs.Tree) { states.report(t.Catalog()) })()
 	}
 
 	srv := mcpserver.New(serveEngine{e, o.flags.Timeout, strict}, mcpserver.Options{
 		Logger:     g.log,
 		Version:    versionString(),
-		OutputDir:  e.outputDir,
+		OutputDir:  e.OutputDir(),
 		Skills:     e.Skills(),
 		MaxTimeout: e.Settings().Options.MaxTimeout,
 	})
@@ -197,18 +198,18 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 // serveEngine is the engine as the MCP server face sees it, with the
 // run options of this serve.
 type serveEngine struct {
-	*engine
+	*engine.Engine
 	timeout time.Duration // --timeout when given: a run's time when exec gives none
 	strict  bool          // --sandbox=strict
 }
 
-func (s serveEngine) Tree() iofs.FS { return s.engine.Tree() }
+func (s serveEngine) Tree() iofs.FS { return s.Engine.Tree() }
 
 func (s serveEngine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
 	if timeout == 0 {
 		timeout = s.timeout
 	}
-	return s.engine.runWith(ctx, filename, src, runOptions{Timeout: timeout, Strict: s.strict})
+	return s.Engine.RunWith(ctx, filename, src, engine.RunOptions{Timeout: timeout, Strict: s.strict})
 }
 
 // serveHTTP serves srv on ln until ctx ends.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
@@ -17,11 +18,11 @@ func TestSettingsFor(t *testing.T) {
 	tests := []struct {
 		name   string
 		config string // the "mcpfs" object
-		flags  runFlags
-		check  func(t *testing.T, rs *runSettings)
+		flags  engine.Flags
+		check  func(t *testing.T, rs *engine.Settings)
 		err    string // a fragment of the error; "" = none
 	}{
-		{"defaults", `{}`, runFlags{}, func(t *testing.T, rs *runSettings) {
+		{"defaults", `{}`, engine.Flags{}, func(t *testing.T, rs *engine.Settings) {
 			o := rs.Options
 			if o.Timeout != exec.DefaultTimeout || o.MaxTimeout != exec.DefaultMaxTimeout || o.Memory != exec.DefaultMemory ||
 				o.MaxOutput != exec.DefaultMaxOutput || o.MaxOutputFile != exec.DefaultMaxOutputFile ||
@@ -31,15 +32,15 @@ func TestSettingsFor(t *testing.T) {
 			if !slices.Equal(rs.Allow, check.DefaultAllow) {
 				t.Errorf("allow: got %v, want DefaultAllow", rs.Allow)
 			}
-			for _, k := range settingKeys {
-				if rs.From[k] != fromDefault {
-					t.Errorf("%s comes from %q, want %q", k, rs.From[k], fromDefault)
+			for _, k := range engine.SettingKeys {
+				if rs.From[k] != engine.FromDefault {
+					t.Errorf("%s comes from %q, want %q", k, rs.From[k], engine.FromDefault)
 				}
 			}
 		}, ""},
 		{"config", `{"imports": {"allow": ["hash/crc32"], "deny": ["net/url"]},
 			"limits": {"timeout": "1m", "maxTimeout": "2m", "memory": "512MiB", "output": "4KiB", "outputFile": "1MiB", "concurrentCalls": 2},
-			"sandbox": "strict", "pool": 0}`, runFlags{}, func(t *testing.T, rs *runSettings) {
+			"sandbox": "strict", "pool": 0}`, engine.Flags{}, func(t *testing.T, rs *engine.Settings) {
 			o := rs.Options
 			if o.Timeout != time.Minute || o.MaxTimeout != 2*time.Minute || o.Memory != 512<<20 || o.MaxOutput != 4<<10 ||
 				o.MaxOutputFile != 1<<20 || o.MaxConcurrentCalls != 2 || !o.Strict || o.PoolSize != -1 {
@@ -48,16 +49,16 @@ func TestSettingsFor(t *testing.T) {
 			if !slices.Contains(rs.Allow, "hash/crc32") || slices.Contains(rs.Allow, "net/url") {
 				t.Errorf("allow: got %v, want hash/crc32 in and net/url out", rs.Allow)
 			}
-			for _, k := range settingKeys {
-				if rs.From[k] != fromConfig {
-					t.Errorf("%s comes from %q, want %q", k, rs.From[k], fromConfig)
+			for _, k := range engine.SettingKeys {
+				if rs.From[k] != engine.FromConfig {
+					t.Errorf("%s comes from %q, want %q", k, rs.From[k], engine.FromConfig)
 				}
 			}
-			if got, want := rs.value("imports"), "31 standard packages (+hash/crc32 -net/url)"; got != want {
+			if got, want := rs.Value("imports"), "31 standard packages (+hash/crc32 -net/url)"; got != want {
 				t.Errorf("imports: got %q, want %q", got, want)
 			}
 		}, ""},
-		{"flags win", `{"limits": {"timeout": "1m"}, "sandbox": "strict"}`, runFlags{Timeout: 5 * time.Second, Sandbox: "auto"}, func(t *testing.T, rs *runSettings) {
+		{"flags win", `{"limits": {"timeout": "1m"}, "sandbox": "strict"}`, engine.Flags{Timeout: 5 * time.Second, Sandbox: "auto"}, func(t *testing.T, rs *engine.Settings) {
 			if rs.Options.Timeout != 5*time.Second || rs.Options.Strict {
 				t.Errorf("got timeout %v strict %v, want 5s and auto", rs.Options.Timeout, rs.Options.Strict)
 			}
@@ -65,38 +66,38 @@ func TestSettingsFor(t *testing.T) {
 				t.Errorf("from: got %v, want the flags", rs.From)
 			}
 		}, ""},
-		{"short cap shortens the default", `{"limits": {"maxTimeout": "10s"}}`, runFlags{}, func(t *testing.T, rs *runSettings) {
+		{"short cap shortens the default", `{"limits": {"maxTimeout": "10s"}}`, engine.Flags{}, func(t *testing.T, rs *engine.Settings) {
 			if rs.Options.Timeout != 10*time.Second {
 				t.Errorf("timeout: got %v, want 10s", rs.Options.Timeout)
 			}
 		}, ""},
-		{"long timeout raises the default cap", `{"limits": {"timeout": "20m"}}`, runFlags{}, func(t *testing.T, rs *runSettings) {
+		{"long timeout raises the default cap", `{"limits": {"timeout": "20m"}}`, engine.Flags{}, func(t *testing.T, rs *engine.Settings) {
 			if rs.Options.MaxTimeout != 20*time.Minute {
 				t.Errorf("maxTimeout: got %v, want 20m", rs.Options.MaxTimeout)
 			}
 		}, ""},
-		{"engine default under the cap", `{"limits": {"maxTimeout": "10s"}}`, runFlags{DefaultTimeout: time.Minute}, func(t *testing.T, rs *runSettings) {
+		{"engine default under the cap", `{"limits": {"maxTimeout": "10s"}}`, engine.Flags{DefaultTimeout: time.Minute}, func(t *testing.T, rs *engine.Settings) {
 			if rs.Options.Timeout != 10*time.Second {
 				t.Errorf("timeout: got %v, want 10s", rs.Options.Timeout)
 			}
 		}, ""},
-		{"config timeout beats the engine default", `{"limits": {"timeout": "5s"}}`, runFlags{DefaultTimeout: time.Minute}, func(t *testing.T, rs *runSettings) {
+		{"config timeout beats the engine default", `{"limits": {"timeout": "5s"}}`, engine.Flags{DefaultTimeout: time.Minute}, func(t *testing.T, rs *engine.Settings) {
 			if rs.Options.Timeout != 5*time.Second {
 				t.Errorf("timeout: got %v, want 5s", rs.Options.Timeout)
 			}
 		}, ""},
-		{"output over its maximum", `{"limits": {"output": "512MiB"}}`, runFlags{}, nil, "over the maximum of 256MiB"},
-		{"output file alone lowers the output", `{"limits": {"outputFile": "4KiB"}}`, runFlags{}, func(t *testing.T, rs *runSettings) {
+		{"output over its maximum", `{"limits": {"output": "512MiB"}}`, engine.Flags{}, nil, "over the maximum of 256MiB"},
+		{"output file alone lowers the output", `{"limits": {"outputFile": "4KiB"}}`, engine.Flags{}, func(t *testing.T, rs *engine.Settings) {
 			if rs.Options.MaxOutput != 4<<10 || rs.Options.MaxOutputFile != 4<<10 {
 				t.Errorf("got output %d file %d, want both 4 KiB", rs.Options.MaxOutput, rs.Options.MaxOutputFile)
 			}
 		}, ""},
-		{"flag over the cap", `{"limits": {"maxTimeout": "1m"}}`, runFlags{Timeout: 2 * time.Minute}, nil,
+		{"flag over the cap", `{"limits": {"maxTimeout": "1m"}}`, engine.Flags{Timeout: 2 * time.Minute}, nil,
 			"--timeout 2m0s is over the longest a run may take, 1m0s (mcpfs.limits.maxTimeout in /cfg/mcp.json)"},
-		{"flag over the default cap", `{}`, runFlags{Timeout: time.Hour}, nil, "1h0m0s is over the longest a run may take, 10m0s (the default)"},
-		{"refused import", `{"imports": {"allow": ["net/http"]}}`, runFlags{}, nil,
+		{"flag over the default cap", `{}`, engine.Flags{Timeout: time.Hour}, nil, "1h0m0s is over the longest a run may take, 10m0s (the default)"},
+		{"refused import", `{"imports": {"allow": ["net/http"]}}`, engine.Flags{}, nil,
 			`/cfg/mcp.json:1:52: mcpfs.imports.allow[0]: "net/http" can never be allowed in snippets: it opens network connections`},
-		{"import not offered", `{"imports": {"allow": ["image/png"]}}`, runFlags{}, nil, `"image/png" is not one that snippets can be given`},
+		{"import not offered", `{"imports": {"allow": ["image/png"]}}`, engine.Flags{}, nil, `"image/png" is not one that snippets can be given`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,7 +108,7 @@ func TestSettingsFor(t *testing.T) {
 				}
 				t.Fatal(err)
 			}
-			rs, err := settingsFor(cfg, tt.flags)
+			rs, err := engine.SettingsFor(cfg, tt.flags)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("got %v, want an error containing %q", err, tt.err)
@@ -132,7 +133,7 @@ func TestEngineAppliesSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := startEngine(context.Background(), g, cfg, engineOptions{WarmRunner: true})
+	e := engine.Start(context.Background(), cfg, g.engineOptions(engine.Options{WarmRunner: true}))
 	defer e.Close()
 	ctx := context.Background()
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -14,99 +13,21 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 	"github.com/mcpfs/mcpfs/skills"
 )
 
-// skillsDir is where skills are kept: <--data-dir>/skills, or
-// <user data dir>/mcpfs/skills (see userDataDir): skills are the user's
-// work, not a cache that may be wiped. ok is false when there is no data
-// dir and no home directory.
-func (g *globals) skillsDir() (dir string, ok bool, err error) {
-	if g.dataDir != "" {
-		return filepath.Join(g.dataDir, "skills"), true, nil
-	}
-	data, ok, err := userDataDir()
-	if err != nil || !ok {
-		return "", false, err
-	}
-	return g.moveOldSkills(filepath.Join(data, "mcpfs", "skills")), true, nil
-}
-
-// userDataDir is where a user's own data goes: $XDG_DATA_HOME, else
-// ~/.local/share (~/Library/Application Support on macOS). ok is false
-// when that would be under a home directory that does not exist.
-func userDataDir() (dir string, ok bool, err error) {
-	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
-		return d, true, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", false, fmt.Errorf("find the user data dir: %w (set XDG_DATA_HOME or give --data-dir)", err)
-	}
-	if _, err := os.Stat(home); err != nil {
-		return "", false, nil
-	}
-	if runtime.GOOS == "darwin" {
-		return filepath.Join(home, "Library", "Application Support"), true, nil
-	}
-	return filepath.Join(home, ".local", "share"), true, nil
-}
-
-// moveOldSkills moves the skills that earlier versions kept in
-// <user cache dir>/mcpfs/skills to dir, once, when dir does not exist yet,
-// and returns where the skills are: dir, or the old place when they could
-// not be moved (nothing is lost; the warning says why).
-func (g *globals) moveOldSkills(dir string) string {
-	c, err := cache.DefaultDir()
-	if err != nil {
-		return dir
-	}
-	old := filepath.Join(filepath.Dir(c), "skills")
-	if old == dir {
-		return dir
-	}
-	if _, err := os.Stat(old); err != nil {
-		return dir
-	}
-	if _, err := os.Lstat(dir); err == nil {
-		return dir
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		g.log.Warn("skills stay in the old place: cannot create the new one", "old", old, "new", dir, "err", err)
-		return old
-	}
-	if err := os.Rename(old, dir); err != nil {
-		g.log.Warn("skills stay in the old place: cannot move them", "old", old, "new", dir, "err", err)
-		return old
-	}
-	g.log.Info("moved the saved skills to the user data dir", "from", old, "to", dir)
-	return dir
-}
-
 // skillStore returns the engine's skill store, brought up to date with
 // what other processes saved, or else opens one.
 func (g *globals) skillStore() (*skills.Store, error) {
-	if g.eng != nil && g.eng.skills != nil {
-		if _, err := g.eng.skills.Refresh(); err != nil {
+	if g.eng != nil && g.eng.Skills() != nil {
+		if _, err := g.eng.Skills().Refresh(); err != nil {
 			return nil, err
 		}
-		return g.eng.skills, nil
+		return g.eng.Skills(), nil
 	}
-	return g.openSkills()
-}
-
-// openSkills opens the skill store, creating its directory.
-func (g *globals) openSkills() (*skills.Store, error) {
-	dir, ok, err := g.skillsDir()
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, fmt.Errorf("no place to keep skills: the home directory does not exist (give --data-dir)")
-	}
-	return skills.Open(dir, skills.Options{Logger: g.log})
+	return g.dirs().OpenSkills()
 }
 
 // savedSkills returns the saved skills for a tree, or none when no store
@@ -159,6 +80,7 @@ docs/PATTERNS.md.`,
 	}
 	add.Flags().StringVar(&name, "name", "", "skill `name` (default: the folder's name)")
 
+	var listJSON bool
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the saved skills",
@@ -166,6 +88,21 @@ docs/PATTERNS.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withSkills(g, func(s *skills.Store) error {
 				list := s.List()
+				if listJSON {
+					type skillJSON struct {
+						Name        string    `json:"name"`
+						Version     int       `json:"version"`
+						Description string    `json:"description"`
+						Import      string    `json:"import"`
+						Run         bool      `json:"run"`
+						Saved       time.Time `json:"saved"`
+					}
+					out := []skillJSON{}
+					for _, sk := range list {
+						out = append(out, skillJSON{sk.Name, sk.Version, sk.Description, sk.ImportPath(), sk.HasRun(), sk.Saved})
+					}
+					return g.writeJSON(out)
+				}
 				if len(list) == 0 {
 					fmt.Fprintf(g.stderr, "mcpfs: no skills saved in %s\n", s.Dir())
 					return nil
@@ -182,6 +119,8 @@ docs/PATTERNS.md.`,
 			})
 		},
 	}
+
+	list.Flags().BoolVar(&listJSON, "json", false, "print JSON: name, version, description, import path, Run, saved")
 
 	var version int
 	var file string
@@ -267,7 +206,7 @@ docs/PATTERNS.md.`,
 				return usagef("VERSION must be a version number from mcpfs skills log %s, got %q", args[0], args[1])
 			}
 			return withSkills(g, func(s *skills.Store) error {
-				e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
+				e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
 				if err != nil {
 					return err
 				}
@@ -349,7 +288,7 @@ func skillsAdd(ctx context.Context, g *globals, dir, name string) error {
 	if err != nil {
 		return err
 	}
-	e, release, err := g.useEngine(ctx, engineOptions{OneShot: true})
+	e, release, err := g.useEngine(ctx, engine.Options{OneShot: true})
 	if err != nil {
 		return err
 	}

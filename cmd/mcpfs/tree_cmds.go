@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
@@ -33,7 +34,7 @@ func treePath(p string) (string, error) {
 }
 
 func newLsCmd(g *globals) *cobra.Command {
-	var long, recursive bool
+	var long, recursive, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "ls [PATH]",
 		Short: "List a folder of the tree",
@@ -49,7 +50,7 @@ state and tool count; a server that failed is listed with its error.`,
 					return err
 				}
 			}
-			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
+			e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
 			if err != nil {
 				return err
 			}
@@ -58,18 +59,22 @@ state and tool count; a server that failed is listed with its error.`,
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return g.lsJSON(t, p, recursive)
+			}
 			return listTree(g, t, p, long, recursive)
 		},
 	}
 	cmd.Flags().BoolVarP(&long, "long", "l", false, "show sizes")
 	cmd.Flags().BoolVarP(&recursive, "recursive", "R", false, "list sub-folders too")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: path, dir, size, and each server's state, tool count and error")
 	return cmd
 }
 
 func listTree(g *globals, t *mcpfs.Tree, p string, long, recursive bool) error {
 	info, err := t.Stat(p)
 	if err != nil {
-		return notFound(p, err)
+		return notFoundIn(t, p, err)
 	}
 	if !info.IsDir() {
 		if long {
@@ -166,10 +171,39 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func notFound(p string, err error) error {
+func notFound(p string, err error) error { return notFoundIn(nil, p, err) }
+
+// notFoundIn is the error of a path p of t that cannot be read: for a
+// missing one, the nearest folder that exists to list instead, and for a
+// missing server, which config was read and what servers it has.
+func notFoundIn(t *mcpfs.Tree, p string, err error) error {
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):
-		return fmt.Errorf("%s: no such file or folder (try: mcpfs ls %s)", p, path.Dir(p))
+		try := path.Dir(p)
+		if t != nil {
+			for try != "." {
+				if info, err := t.Stat(try); err == nil && info.IsDir() {
+					break
+				}
+				try = path.Dir(try)
+			}
+			if rest, ok := strings.CutPrefix(p, mcpfs.ServersDir+"/"); ok {
+				name, _, _ := strings.Cut(rest, "/")
+				if _, ok := t.Server(name); !ok {
+					cat := t.Catalog()
+					var names []string
+					for _, s := range cat.Servers {
+						names = append(names, s.Name)
+					}
+					have := "no servers"
+					if len(names) > 0 {
+						have = "servers " + strings.Join(names, ", ")
+					}
+					return fmt.Errorf("%s: the config in use has no server %q (it has %s; -v says which config is read, and --config builtin uses the built-in docstore)", p, name, have)
+				}
+			}
+		}
+		return fmt.Errorf("%s: no such file or folder (try: mcpfs ls %s)", p, try)
 	case errors.Is(err, mcpfs.ErrNotDir):
 		return fmt.Errorf("%s: not a folder", p)
 	}
@@ -191,7 +225,7 @@ func newCatCmd(g *globals) *cobra.Command {
 				}
 				paths[i] = p
 			}
-			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
+			e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
 			if err != nil {
 				return err
 			}
@@ -206,7 +240,7 @@ func newCatCmd(g *globals) *cobra.Command {
 					return fmt.Errorf("%s is a folder (try: mcpfs ls %s)", p, p)
 				}
 				if err != nil {
-					return notFound(p, err)
+					return notFoundIn(t, p, err)
 				}
 				if _, err := g.stdout.Write(data); err != nil {
 					return err
@@ -232,7 +266,7 @@ unless --force is given.`,
 			if err := checkExportDir(dir, force); err != nil {
 				return err
 			}
-			e, release, err := g.useEngine(cmd.Context(), engineOptions{OneShot: true})
+			e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
 			if err != nil {
 				return err
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/cmd/internal/ui"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/exec"
@@ -53,7 +54,7 @@ and origins other than the page's own are refused. Stop it with Ctrl-C.`,
 				return usagef("--addr %s: the page listens on loopback only (127.0.0.1, [::1] or localhost)", addr)
 			}
 			ctx := cmd.Context()
-			e, release, err := g.useEngine(ctx, engineOptions{WarmRunner: true})
+			e, release, err := g.useEngine(ctx, engine.Options{WarmRunner: true})
 			if err != nil {
 				return err
 			}
@@ -143,20 +144,20 @@ func (g *globals) openBrowser(url string) {
 }
 
 // uiEngine is the page's view of the engine.
-type uiEngine struct{ e *engine }
+type uiEngine struct{ e *engine.Engine }
 
 var _ ui.Engine = uiEngine{}
 
-func (u uiEngine) Servers() []discovery.ServerSnapshot { return u.e.sup.Catalog().Servers }
+func (u uiEngine) Servers() []discovery.ServerSnapshot { return u.e.Supervisor().Catalog().Servers }
 
 func (u uiEngine) Tree() iofs.FS { return u.e.Tree() }
 
 func (u uiEngine) Follow(changed func()) func() {
-	return u.e.follow(u.e.Tree(), func(*mcpfs.Tree) { changed() })
+	return u.e.Follow(u.e.Tree(), func(*mcpfs.Tree) { changed() })
 }
 
 func (u uiEngine) Search(query string, n int) string {
-	return u.e.search.Search(u.e.Tree(), query, n)
+	return u.e.Search(u.e.Tree(), query, n)
 }
 
 func (u uiEngine) Check(filename string, src []byte) error {
@@ -165,7 +166,7 @@ func (u uiEngine) Check(filename string, src []byte) error {
 }
 
 func (u uiEngine) Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, call func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
-	return u.e.runWith(ctx, filename, src, runOptions{Stdout: stdout, Stderr: stderr, WrapCall: call})
+	return u.e.RunWith(ctx, filename, src, engine.RunOptions{Stdout: stdout, Stderr: stderr, WrapCall: call})
 }
 
 func (u uiEngine) Skills() *skills.Store { return u.e.Skills() }

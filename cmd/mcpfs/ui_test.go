@@ -16,7 +16,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/cmd/internal/ui"
+	"github.com/mcpfs/mcpfs/testenv"
 )
 
 // screenshotEnv names a file the browser test writes a screenshot of the
@@ -101,9 +103,7 @@ func TestUICommand(t *testing.T) {
 // position, fixed, run (its output and tool call show), and saved as a
 // skill that then is listed.
 func TestUIInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser: skipped with -short")
-	}
+	testenv.Integration(t) // starts a browser: ~10 s
 	exe := chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
@@ -129,7 +129,7 @@ func TestUIInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := startEngine(context.Background(), g, cfg, engineOptions{WarmRunner: true})
+	e := engine.Start(context.Background(), cfg, g.engineOptions(engine.Options{WarmRunner: true}))
 	defer e.Close()
 	const token = "test-token-0123456789abcdef"
 	srv, err := ui.New(uiEngine{e}, ui.Options{Token: token})

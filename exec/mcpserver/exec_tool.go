@@ -62,15 +62,6 @@ type ExecCall struct {
 	Error      string  `json:"error,omitempty"`
 }
 
-const execOutputSchema = `{"type":"object","properties":{` +
-	`"ok":{"type":"boolean"},` +
-	`"stdout":{"type":"string"},"stdout_bytes":{"type":"integer"},"stdout_file":{"type":"string"},"stdout_next_line":{"type":"integer"},` +
-	`"stderr":{"type":"string"},"stderr_bytes":{"type":"integer"},"stderr_file":{"type":"string"},` +
-	`"errors":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer"},"column":{"type":"integer"},"message":{"type":"string"},"hint":{"type":"string"}},"required":["kind","message"]}},` +
-	`"calls":{"type":"array","items":{"type":"object","properties":{"server":{"type":"string"},"tool":{"type":"string"},"duration_ms":{"type":"number"},"error":{"type":"string"}},"required":["server","tool","duration_ms"]}},` +
-	`"duration_ms":{"type":"number"}` +
-	`},"required":["ok","stdout","stdout_bytes","calls","duration_ms"]}`
-
 func (s *Server) handleExec(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	a := argsOf(req)
 	code, err := a.str("code")

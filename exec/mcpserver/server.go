@@ -120,10 +120,10 @@ type Server struct {
 
 // Instructions is what the server tells a client about itself in the
 // initialize result.
-const Instructions = `mcpfs gives you every tool of the user's MCP servers as typed Go functions, one package per server.
-Discover: search_tools("words") ranks tools; list_dir("servers") shows servers; read_file("servers/<server>/<tool>.go") shows one tool's Go API.
-Write: exec runs one Go snippet (package main) that imports "mcpfs/servers/<server>", chains calls and prints only a summary; filter big results in code.
-Save a skill: reusable code goes in skills/<name>/ (SKILL.md with name and description, Go files in package <name>), imported as "mcpfs/skills/<name>"; save_skill saves one, and a skill's func Run becomes the tool skill_<name>.`
+const Instructions = `Every tool of the user's MCP servers is a typed Go function, one package per server: mcpfs/servers/<server>.
+Find one with search_tools, or list_dir("servers") and read_file("servers/<server>/<tool>.go").
+Then exec one Go program (package main) that imports those packages, chains the calls, filters big results in code and prints only what you need.
+Reusable code: save_skill; import it as mcpfs/skills/<name>.`
 
 // New returns the server for e.
 func New(e Engine, opts Options) *Server {
@@ -195,21 +195,21 @@ const (
 // them in its context.
 var (
 	execInput = `{"type":"object","properties":{` +
-		`"code":{"type":"string","description":"A Go file: package main, importing \"mcpfs/servers/<server>\" packages."},` +
-		`"timeout":{"type":"number","description":"Seconds before the run is stopped. Default 30."}` +
+		`"code":{"type":"string","description":"Go source, package main"},` +
+		`"timeout":{"type":"number","description":"seconds, default 30"}` +
 		`},"required":["code"]}`
 	searchInput = `{"type":"object","properties":{` +
-		`"query":{"type":"string","description":"Words describing what you need."},` +
-		`"detail":{"type":"string","enum":["names","summary","signature"],"description":"names, one-line summaries (default), or full Go declarations."},` +
-		`"limit":{"type":"integer","description":"Most results to return. Default 10 (5 for signature), at most 50."}` +
+		`"query":{"type":"string","description":"what you need, in words"},` +
+		`"detail":{"type":"string","enum":["names","summary","signature"]},` +
+		`"limit":{"type":"integer"}` +
 		`},"required":["query"]}`
 	listInput = `{"type":"object","properties":{` +
-		`"path":{"type":"string","description":"A folder of the tree, e.g. servers or servers/<server>. Default: the root."}` +
+		`"path":{"type":"string","description":"default: the root"}` +
 		`}}`
 	readInput = `{"type":"object","properties":{` +
-		`"path":{"type":"string","description":"A file of the tree, e.g. servers/<server>/doc.go, or a saved output path from exec."},` +
-		`"offset":{"type":"integer","description":"First line to return, 0-based. Default 0."},` +
-		`"limit":{"type":"integer","description":"Most lines to return. Default: all, up to 64 KiB."}` +
+		`"path":{"type":"string"},` +
+		`"offset":{"type":"integer","description":"first line, 0-based"},` +
+		`"limit":{"type":"integer","description":"most lines"}` +
 		`},"required":["path"]}`
 )
 
@@ -218,38 +218,37 @@ func (s *Server) tools() []server.ServerTool {
 	return []server.ServerTool{
 		{
 			Tool: mcp.Tool{
-				Name:            ToolExec,
-				Description:     "Run a Go snippet that calls the tools of every server as Go functions; only what it prints comes back. Returns stdout, errors with file:line:col, the tool calls made and the duration.",
-				RawInputSchema:  json.RawMessage(execInput),
-				RawOutputSchema: json.RawMessage(execOutputSchema),
-				Annotations:     mcp.ToolAnnotation{Title: "Run Go code", ReadOnlyHint: &f, OpenWorldHint: &t},
+				Name:           ToolExec,
+				Description:    "Run a Go program that calls the servers' tools as Go functions. Returns what it prints, errors as file:line:col, and the calls made.",
+				RawInputSchema: json.RawMessage(execInput),
+				Annotations:    mcp.ToolAnnotation{ReadOnlyHint: &f, OpenWorldHint: &t},
 			},
 			Handler: s.handleExec,
 		},
 		{
 			Tool: mcp.Tool{
 				Name:           ToolSearch,
-				Description:    "Search the tools of every server (and saved skills), ranked by relevance.",
+				Description:    "Rank the tools of every server and the saved skills for a need.",
 				RawInputSchema: json.RawMessage(searchInput),
-				Annotations:    mcp.ToolAnnotation{Title: "Search tools", ReadOnlyHint: &t, OpenWorldHint: &f},
+				Annotations:    mcp.ToolAnnotation{ReadOnlyHint: &t, OpenWorldHint: &f},
 			},
 			Handler: s.handleSearch,
 		},
 		{
 			Tool: mcp.Tool{
 				Name:           ToolListDir,
-				Description:    "List a folder of the tree of Go packages: servers/<server>/ holds one file per tool.",
+				Description:    "List a folder of the tree: servers/<server>/ has one Go file per tool.",
 				RawInputSchema: json.RawMessage(listInput),
-				Annotations:    mcp.ToolAnnotation{Title: "List a folder", ReadOnlyHint: &t, OpenWorldHint: &f},
+				Annotations:    mcp.ToolAnnotation{ReadOnlyHint: &t, OpenWorldHint: &f},
 			},
 			Handler: s.handleListDir,
 		},
 		{
 			Tool: mcp.Tool{
 				Name:           ToolReadFile,
-				Description:    "Read a file of the tree, such as a server's doc.go or a tool's Go API.",
+				Description:    "Read a file of the tree (a tool's Go API), or output exec saved.",
 				RawInputSchema: json.RawMessage(readInput),
-				Annotations:    mcp.ToolAnnotation{Title: "Read a file", ReadOnlyHint: &t, OpenWorldHint: &f},
+				Annotations:    mcp.ToolAnnotation{ReadOnlyHint: &t, OpenWorldHint: &f},
 			},
 			Handler: s.handleReadFile,
 		},

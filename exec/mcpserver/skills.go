@@ -35,21 +35,19 @@ const SkillToolPrefix = "skill_"
 const saveNote = "mcp save_skill"
 
 var saveSkillInput = `{"type":"object","properties":{` +
-	`"name":{"type":"string","description":"The skill's name and Go package name: a lower-case letter, then lower-case letters, digits or _."},` +
-	`"files":{"type":"object","additionalProperties":{"type":"string"},"description":"File name to content: SKILL.md (front matter with name and description, then usage) and Go files of package <name>; *.md files too."},` +
-	`"note":{"type":"string","description":"What changed, kept in the skill's history."}` +
+	`"name":{"type":"string","description":"Go package name"},` +
+	`"files":{"type":"object","additionalProperties":{"type":"string"},"description":"name to content: SKILL.md (front matter: name, description) and .go files"},` +
+	`"note":{"type":"string"}` +
 	`},"required":["name","files"]}`
 
 func (s *Server) saveSkillTool() server.ServerTool {
 	f := false
 	return server.ServerTool{
 		Tool: mcp.Tool{
-			Name: ToolSaveSkill,
-			Description: `Save Go code as a skill that snippets import as "mcpfs/skills/<name>"; each save is a new version. ` +
-				"It is type-checked first: a refused save changes nothing and lists the problems as file:line:col. " +
-				"A func Run(args T) (R, error) in it is offered as the tool skill_<name>.",
+			Name:           ToolSaveSkill,
+			Description:    "Save Go code as a new version of the skill mcpfs/skills/<name>, if it type-checks. Its func Run(args T) (R, error) becomes the tool skill_<name>.",
 			RawInputSchema: json.RawMessage(saveSkillInput),
-			Annotations:    mcp.ToolAnnotation{Title: "Save a skill", ReadOnlyHint: &f, DestructiveHint: &f, OpenWorldHint: &f},
+			Annotations:    mcp.ToolAnnotation{ReadOnlyHint: &f, DestructiveHint: &f, OpenWorldHint: &f},
 		},
 		Handler: s.handleSaveSkill,
 	}

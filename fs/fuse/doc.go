@@ -4,7 +4,9 @@
 // validated and saved in a skills.Store (see skills.go for when a save
 // happens and what a refused one looks like), and run/ when Options.Run is
 // set: a program written to run/<job>.go runs when the file is closed and
-// its result is read from run/<job>.out (see run.go).
+// its result is read from run/<job>.out (see run.go). With
+// Options.Search, search/ answers every name read in it with the ranked
+// tools for its words (search_nodes.go).
 //
 // It is a thin adapter: the node types only translate FUSE requests into
 // calls on the current Tree, which is swapped by Mounted.Update when the

@@ -45,6 +45,9 @@ type Options struct {
 	// run/<job>.out (see run.go and run/README.md). Nil keeps run/ read
 	// only and empty.
 	Run Runner
+	// Search, when set, adds search/: reading search/<words> returns
+	// what Search gives for the words (search_nodes.go).
+	Search Searcher
 }
 
 // Mounted is a mounted tree. Its methods are safe for concurrent use.
@@ -61,6 +64,7 @@ type Mounted struct {
 
 	skills *skills.Store // nil: skills/ is read only
 	run    *runState     // nil: run/ is read only
+	search Searcher      // nil: no search/
 	stage  stage
 	bg     sync.WaitGroup // invalidations after a skill was saved
 
@@ -89,7 +93,7 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 	}
 	asRoot := os.Geteuid() == 0
 
-	m := &Mounted{dir: abs, log: logger, ids: newInodeTable(), skills: opts.Skills, stage: stage{drafts: map[string]*draft{}}}
+	m := &Mounted{dir: abs, log: logger, ids: newInodeTable(), skills: opts.Skills, search: opts.Search, stage: stage{drafts: map[string]*draft{}}}
 	if m.skills != nil {
 		initial = initial.WithSkills(skills.ForTree(m.skills.List()))
 	}

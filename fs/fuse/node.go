@@ -61,6 +61,9 @@ func (d *dirNode) Lookup(ctx context.Context, name string, out *gofuse.EntryOut)
 	if d.path == "." && name == mcpfs.RunDir && d.m.run != nil {
 		return d.m.lookupRunDir(ctx, &d.Inode, out) // run/ is live: run_nodes.go
 	}
+	if d.path == "." && name == SearchDir && d.m.search != nil {
+		return d.m.lookupSearchDir(ctx, &d.Inode, out) // search_nodes.go
+	}
 	p := childPath(d.path, name)
 	child, errno := d.m.newNode(p)
 	if errno != 0 {
@@ -126,6 +129,10 @@ func (d *dirNode) Readdir(ctx context.Context) (fusefs.DirStream, syscall.Errno)
 			de.Ino, _ = d.m.ids.file(p, d.m.ids.sum(data), mtime)
 		}
 		list = append(list, de)
+	}
+	if d.path == "." && d.m.search != nil {
+		ino, _ := d.m.ids.dir(SearchDir, time.Time{})
+		list = append(list, gofuse.DirEntry{Name: SearchDir, Mode: syscall.S_IFDIR, Ino: ino})
 	}
 	return fusefs.NewListDirStream(list), 0
 }

@@ -36,7 +36,9 @@
 // listed or not: crash exits at once with status 1, mid-call; huge answers
 // with a text of {"size": N} bytes (default 8 MiB); storm sends {"count": N}
 // list_changed notifications (default 1000) and answers; counter (listed
-// read-only) answers with how often it was called.
+// read-only) answers with how often it was called; wrongid answers with an
+// id no request had (and never with the right one); late answers after
+// {"ms": N} milliseconds (default 1000).
 package faultserver
 
 import (
@@ -413,6 +415,22 @@ func (s *server) callTool(msg message) {
 			s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
 		}
 		s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stormed"}}})
+	case "wrongid":
+		s.result(json.RawMessage(`"no-such-request-`+strings.Trim(string(msg.ID), `"`)+`"`), map[string]any{
+			"content": []any{map[string]any{"type": "text", "text": "answered the wrong id"}},
+		})
+	case "late":
+		var a struct {
+			MS int `json:"ms"`
+		}
+		_ = json.Unmarshal(p.Arguments, &a)
+		if a.MS <= 0 {
+			a.MS = 1000
+		}
+		go func() {
+			time.Sleep(time.Duration(a.MS) * time.Millisecond)
+			s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "late"}}})
+		}()
 	case "counter":
 		s.mu.Lock()
 		s.calls++

@@ -1,4 +1,13 @@
-package main
+// Package engine is what a long-lived mcpfs process owns for one config:
+// the supervisor with every server connection (and the cache), the
+// current tree, rebuilt on every catalog the supervisor publishes, the
+// skill store, the search index and the snippet runner with its warm
+// worker pool. The CLI's commands, the mount, serve and the benchmark
+// all run on an Engine.
+//
+// It wires discovery, fs, exec and skills together; nothing but the
+// commands imports it.
+package engine
 
 import (
 	"context"
@@ -7,14 +16,14 @@ import (
 	"go/token"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfs/mcpfs/cache"
 	"github.com/mcpfs/mcpfs/discovery"
@@ -26,19 +35,18 @@ import (
 	"github.com/mcpfs/mcpfs/skills"
 )
 
-// engine is what a long-lived mcpfs process owns: the config, the
-// supervisor with every server connection (and the cache), the current
-// tree, rebuilt on every catalog the supervisor publishes, and the snippet
-// runner with its warm worker pool. `mcpfs mount` and `mcpfs serve`
-// (with or without --mount) run one engine: one set of connections for
-// every face.
-type engine struct {
+// Engine is what a long-lived mcpfs process owns for one config: the
+// config, the supervisor with every server connection (and the cache),
+// the current tree, rebuilt on every catalog the supervisor publishes, and
+// the snippet runner with its warm worker pool: one set of connections
+// for every face.
+type Engine struct {
 	cfg            *discovery.Config
 	sup            *discovery.Supervisor
 	connectTimeout time.Duration
 	outputDir      string
 	log            *slog.Logger
-	flags          runFlags // what the command line set over the config
+	flags          Flags // what the command line set over the config
 	warmRunner     bool
 	oneShot        bool
 
@@ -52,6 +60,9 @@ type engine struct {
 	// search keeps the search index of the newest tree.
 	search search.Indexer
 
+	// slots bounds the runs in progress (MaxRuns).
+	slots chan struct{}
+
 	// skills is the skill store; nil when there is no place for one.
 	// Trees include its current skills.
 	skills *skills.Store
@@ -64,7 +75,7 @@ type engine struct {
 	// section replaces both: the old runner is closed once the runs that
 	// use it end (retired waits for that).
 	runMu     sync.Mutex
-	settings  *runSettings
+	settings  *Settings
 	runner    *runnerRef // nil until first used
 	runClosed bool
 	retired   sync.WaitGroup
@@ -80,8 +91,19 @@ type engine struct {
 	closeOnce       sync.Once
 }
 
-// engineOptions configure an engine.
-type engineOptions struct {
+// Options configure an Engine.
+type Options struct {
+	// Logger receives the engine's and the servers' logs; nil discards.
+	Logger *slog.Logger
+	// DataDir holds the cache, the skills and saved output; "" means the
+	// user's cache and data dirs (see Dirs).
+	DataDir string
+	// ConnectTimeout bounds one server's start and first listing; zero
+	// means discovery's default.
+	ConnectTimeout time.Duration
+	// Builtins are the in-process servers a config can name.
+	Builtins map[string]func() *server.MCPServer
+
 	// WarmRunner starts the snippet runner, and a worker for its pool, at
 	// once; otherwise the runner starts on the first Run.
 	WarmRunner bool
@@ -94,7 +116,7 @@ type engineOptions struct {
 	Strict bool
 	// Flags are command-line flags the user gave; they override the
 	// config's settings.
-	Flags runFlags
+	Flags Flags
 	// OneShot: the engine serves one command and ends; its runner keeps
 	// no worker waiting for a second run.
 	OneShot bool
@@ -121,36 +143,14 @@ type runnerRef struct {
 // processes saved (mcpfs skills add, another mount).
 const skillsRefresh = 2 * time.Second
 
-// loadConfig loads the config the global flags name and logs what was
-// found. A bad config, including an "mcpfs" section that allows a
-// package snippets may never import, is an error that exits 2.
-func (g *globals) loadConfig() (*discovery.Config, error) {
-	if g.connectTimeout <= 0 {
-		return nil, usagef("--connect-timeout must be positive, got %v", g.connectTimeout)
+// Start starts every server of cfg in the background and returns at once;
+// the tree shows each server as connecting until it is ready. Close must
+// be called.
+func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
-	cfg, err := discovery.Load(g.config, discovery.LoadOptions{})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := settingsFor(cfg, runFlags{}); err != nil {
-		return nil, err
-	}
-	cfg = dropSelf(cfg, g.log)
-	if cfg.Path == "" {
-		g.log.Info("no config file found; using the built-in default", "servers", len(cfg.Servers))
-	} else {
-		g.log.Info("config", "file", cfg.Path, "found-by", cfg.Source, "servers", len(cfg.Servers))
-	}
-	for _, w := range cfg.Warnings {
-		g.log.Warn("config: " + w)
-	}
-	return cfg, nil
-}
-
-// startEngine starts every server of cfg in the background and returns at
-// once; the tree shows each server as connecting until it is ready. Close
-// must be called.
-func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts engineOptions) *engine {
 	flags := opts.Flags
 	if opts.Strict && flags.Sandbox == "" {
 		flags.Sandbox = "strict"
@@ -158,26 +158,31 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 	if flags.DefaultTimeout <= 0 {
 		flags.DefaultTimeout = opts.Timeout
 	}
-	e := &engine{
+	dirs := Dirs{Data: opts.DataDir, Logger: log}
+	e := &Engine{
 		cfg:            cfg,
-		connectTimeout: g.connectTimeout,
-		outputDir:      engineOutputDir(g.dataDir),
-		log:            g.log,
+		connectTimeout: opts.ConnectTimeout,
+		outputDir:      dirs.OutputDir(),
+		log:            log,
 		flags:          flags,
 		warmRunner:     opts.WarmRunner,
 		oneShot:        opts.OneShot,
 		watchers:       map[chan *mcpfs.Tree]struct{}{},
 		followed:       make(chan struct{}),
+		slots:          make(chan struct{}, MaxRuns),
 	}
-	rs, err := settingsFor(cfg, flags)
+	if e.connectTimeout <= 0 {
+		e.connectTimeout = discovery.DefaultConnectTimeout
+	}
+	rs, err := SettingsFor(cfg, flags)
 	if err != nil {
-		// loadConfig checked the config; only flags beyond its bounds get
+		// The caller checked the config; only flags beyond its bounds get
 		// here, and the flags are then dropped.
-		g.log.Warn("snippet settings: flags ignored", "error", err)
-		e.flags = runFlags{}
-		if rs, err = settingsFor(cfg, e.flags); err != nil {
-			g.log.Warn("snippet settings: the config's mcpfs section ignored", "error", err)
-			rs, _ = settingsFor(&discovery.Config{Path: cfg.Path}, e.flags)
+		log.Warn("snippet settings: flags ignored", "error", err)
+		e.flags = Flags{}
+		if rs, err = SettingsFor(cfg, e.flags); err != nil {
+			log.Warn("snippet settings: the config's mcpfs section ignored", "error", err)
+			rs, _ = SettingsFor(&discovery.Config{Path: cfg.Path}, e.flags)
 		}
 	}
 	e.settings = rs
@@ -188,15 +193,22 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 	case opts.Shared:
 		e.cacheWhy = opts.CacheWhy
 	default:
-		if c, why := g.openCache(); c != nil {
+		if c, why := dirs.OpenCache(); c != nil {
 			e.cache, dc = c, c
 		} else {
 			e.cacheWhy = why
 		}
 	}
-	e.sup = g.startServers(ctx, cfg, dc)
-	if st, err := g.openSkills(); err != nil {
-		g.log.Warn("skills are not available", "error", err)
+	e.sup = discovery.Start(ctx, cfg, discovery.Options{
+		Logger:         log,
+		ConnectTimeout: opts.ConnectTimeout,
+		Builtins:       opts.Builtins,
+		Cache:          dc,
+		// An mcpfs started as one of the servers starts none of its own.
+		ServerEnv: map[string]string{ServedByEnv: ConfigName(cfg.Path)},
+	})
+	if st, err := dirs.OpenSkills(); err != nil {
+		log.Warn("skills are not available", "error", err)
 	} else {
 		e.skills = st
 		e.skillsKey, e.treeSkills = skillsState(st.List())
@@ -213,15 +225,15 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 	if opts.WarmRunner {
 		e.getRunner()
 	}
-	e.watchConfig(ctx, g)
-	e.watchSkills(g)
+	e.watchConfig(ctx)
+	e.watchSkills()
 	return e
 }
 
 // watchSkills publishes a new tree when the skill store changes: a save
 // through this process (the mount, the MCP face), or one by another
 // process, which a periodic Refresh finds.
-func (e *engine) watchSkills(g *globals) {
+func (e *Engine) watchSkills() {
 	if e.skills == nil {
 		e.stopSkills = func() {}
 		return
@@ -239,7 +251,7 @@ func (e *engine) watchSkills(g *globals) {
 				e.publishSkills()
 			case <-tick.C:
 				if _, err := e.skills.Refresh(); err != nil {
-					g.log.Warn("read saved skills", "dir", e.skills.Dir(), "error", err)
+					e.log.Warn("read saved skills", "dir", e.skills.Dir(), "error", err)
 				}
 			case <-quit:
 				return
@@ -249,7 +261,7 @@ func (e *engine) watchSkills(g *globals) {
 }
 
 // Skills returns the skill store, nil when skills are not available.
-func (e *engine) Skills() *skills.Store { return e.skills }
+func (e *Engine) Skills() *skills.Store { return e.skills }
 
 // skillsState returns what a tree shows of list, and a key that changes
 // when any skill of list does.
@@ -263,7 +275,7 @@ func skillsState(list []skills.Skill) (string, []mcpfs.Skill) {
 
 // publishSkills makes current a tree with the store's current skills, if
 // they differ from the current tree's, and tells the watchers.
-func (e *engine) publishSkills() *mcpfs.Tree {
+func (e *Engine) publishSkills() *mcpfs.Tree {
 	if e.skills == nil {
 		return e.tree.Load()
 	}
@@ -285,7 +297,7 @@ func (e *engine) publishSkills() *mcpfs.Tree {
 // changed in it are started, stopped or restarted without a restart of
 // mcpfs, and an edit that breaks the file is reported while the last good
 // config stays in use.
-func (e *engine) watchConfig(ctx context.Context, g *globals) {
+func (e *Engine) watchConfig(ctx context.Context) {
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	e.stopConfigWatch = func() { cancel(); <-done }
@@ -293,18 +305,18 @@ func (e *engine) watchConfig(ctx context.Context, g *globals) {
 		defer close(done)
 		discovery.WatchConfig(wctx, e.cfg, 0, nil,
 			func(cfg *discovery.Config) {
-				cfg = dropSelf(cfg, g.log)
+				cfg = DropSelf(cfg, e.log)
 				if cur := e.Config(); reflect.DeepEqual(cfg.Servers, cur.Servers) && cfg.Settings.Equal(cur.Settings) {
 					return // only entries mcpfs skips changed
 				}
-				rs, err := settingsFor(cfg, e.flags)
+				rs, err := SettingsFor(cfg, e.flags)
 				if err != nil {
-					g.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
+					e.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
 					return
 				}
-				g.log.Warn("config file changed: applying it", "file", cfg.Path, "servers", len(cfg.Servers))
+				e.log.Warn("config file changed: applying it", "file", cfg.Path, "servers", len(cfg.Servers))
 				for _, w := range cfg.Warnings {
-					g.log.Warn("config: " + w)
+					e.log.Warn("config: " + w)
 				}
 				e.mu.Lock()
 				e.cfg = cfg
@@ -313,32 +325,23 @@ func (e *engine) watchConfig(ctx context.Context, g *globals) {
 				e.applySettings(rs)
 			},
 			func(err error) {
-				g.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
+				e.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
 			})
 	}()
-}
-
-// engineOutputDir is where long snippet output is saved: <data
-// dir>/output, or <temp dir>/mcpfs-output.
-func engineOutputDir(dataDir string) string {
-	if dataDir != "" {
-		return filepath.Join(dataDir, "output")
-	}
-	return filepath.Join(os.TempDir(), "mcpfs-output")
 }
 
 // Tree returns the tree of the newest catalog with the saved skills. It
 // is the same value until the catalog or the skills change, so that what
 // is derived from a tree (type-checked packages, search indexes) is
 // reused.
-func (e *engine) Tree() *mcpfs.Tree { return e.publishSkills() }
+func (e *Engine) Tree() *mcpfs.Tree { return e.publishSkills() }
 
 // Catalog returns the catalog of the current tree.
-func (e *engine) Catalog() *discovery.Catalog { return e.Tree().Catalog() }
+func (e *Engine) Catalog() *discovery.Catalog { return e.Tree().Catalog() }
 
 // Config returns the config in use: the one loaded at start, or the last
 // good edit of its file.
-func (e *engine) Config() *discovery.Config {
+func (e *Engine) Config() *discovery.Config {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.cfg
@@ -346,7 +349,7 @@ func (e *engine) Config() *discovery.Config {
 
 // publish makes the tree of cat current if cat is newer than the current
 // tree's catalog, and tells the watchers.
-func (e *engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
+func (e *Engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
 	e.pubMu.Lock()
 	defer e.pubMu.Unlock()
 	cur := e.tree.Load()
@@ -360,7 +363,7 @@ func (e *engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
 }
 
 // notify hands t to every watcher, replacing a tree not yet received.
-func (e *engine) notify(t *mcpfs.Tree) {
+func (e *Engine) notify(t *mcpfs.Tree) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for ch := range e.watchers {
@@ -376,7 +379,7 @@ func (e *engine) notify(t *mcpfs.Tree) {
 // has already seen), from one goroutine, until the returned stop is
 // called; stop waits for a call in progress. A slow f skips trees, never
 // the newest one.
-func (e *engine) follow(since *mcpfs.Tree, f func(*mcpfs.Tree)) (stop func()) {
+func (e *Engine) Follow(since *mcpfs.Tree, f func(*mcpfs.Tree)) (stop func()) {
 	ch := make(chan *mcpfs.Tree, 1)
 	e.mu.Lock()
 	if cur := e.tree.Load(); cur != since {
@@ -412,7 +415,7 @@ func (e *engine) follow(since *mcpfs.Tree, f func(*mcpfs.Tree)) (stop func()) {
 // getRunner returns the current runner, starting it if there is none;
 // nil after Close. A change of settings may close it: runs go through
 // acquireRunner, which keeps it open while they use it.
-func (e *engine) getRunner() *exec.Runner {
+func (e *Engine) getRunner() *exec.Runner {
 	ref, _ := e.acquireRunner()
 	if ref == nil {
 		return nil
@@ -424,7 +427,7 @@ func (e *engine) getRunner() *exec.Runner {
 // acquireRunner returns the current runner, started if need be, and the
 // settings it runs with; the caller calls ref.runs.Done when its run
 // ends. ref is nil after Close.
-func (e *engine) acquireRunner() (*runnerRef, *runSettings) {
+func (e *Engine) acquireRunner() (*runnerRef, *Settings) {
 	e.runMu.Lock()
 	defer e.runMu.Unlock()
 	if e.runClosed {
@@ -439,7 +442,7 @@ func (e *engine) acquireRunner() (*runnerRef, *runSettings) {
 
 // runnerOptions are the current settings' runner options. e.runMu must
 // be held.
-func (e *engine) runnerOptions() exec.Options {
+func (e *Engine) runnerOptions() exec.Options {
 	o := e.settings.Options
 	o.Logger = e.log
 	o.OutputDir = e.outputDir
@@ -450,7 +453,7 @@ func (e *engine) runnerOptions() exec.Options {
 }
 
 // Settings returns the settings snippets run with now.
-func (e *engine) Settings() *runSettings {
+func (e *Engine) Settings() *Settings {
 	e.runMu.Lock()
 	defer e.runMu.Unlock()
 	return e.settings
@@ -459,7 +462,7 @@ func (e *engine) Settings() *runSettings {
 // applySettings makes rs the settings of new runs. When they differ from
 // the current ones the runner is replaced: runs in progress finish on the
 // old one, which is closed after them.
-func (e *engine) applySettings(rs *runSettings) {
+func (e *Engine) applySettings(rs *Settings) {
 	e.runMu.Lock()
 	if e.runClosed || e.settings.equal(rs) {
 		e.runMu.Unlock()
@@ -472,8 +475,8 @@ func (e *engine) applySettings(rs *runSettings) {
 	}
 	e.runMu.Unlock()
 	var changed []string
-	for _, k := range settingKeys {
-		changed = append(changed, k+"="+rs.value(k))
+	for _, k := range SettingKeys {
+		changed = append(changed, k+"="+rs.Value(k))
 	}
 	e.log.Warn("config: snippet settings changed; new runs use them", "settings", strings.Join(changed, " "))
 	if old == nil {
@@ -492,13 +495,20 @@ func (e *engine) applySettings(rs *runSettings) {
 // does not pass the check returns its check.ErrorList and a nil Result.
 // When the snippet imports a server that is still connecting and has no
 // tools yet, Run first waits for it (at most the connect timeout); one
-// that failed with no tools known is an *unavailableError.
-func (e *engine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
-	return e.runWith(ctx, filename, src, runOptions{Timeout: timeout})
+// that failed with no tools known is an *UnavailableError.
+func (e *Engine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
+	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout})
 }
 
-// runOptions are what one run asks beyond the engine's settings.
-type runOptions struct {
+// MaxRuns is how many snippets one engine runs at once; more wait for a
+// slot, and the wait counts against their time limit.
+const MaxRuns = 8
+
+// RunOptions are what one run asks beyond the engine's settings.
+type RunOptions struct {
+	// Waiting, when set, is called once when the run must wait for a
+	// slot, with how many runs are in progress.
+	Waiting  func(running int)
 	Timeout  time.Duration   // zero: the settings' default
 	Strict   bool            // refuse unless every sandbox layer is in force
 	Progress func(exec.Call) // called after each tool call ends; may be nil
@@ -510,14 +520,41 @@ type runOptions struct {
 
 // runWithProgress is Run, calling progress (when not nil) after each tool
 // call of the snippet ends.
-func (e *engine) runWithProgress(ctx context.Context, filename string, src []byte, timeout time.Duration, progress func(exec.Call)) (*exec.Result, error) {
-	return e.runWith(ctx, filename, src, runOptions{Timeout: timeout, Progress: progress})
+func (e *Engine) RunWithProgress(ctx context.Context, filename string, src []byte, timeout time.Duration, progress func(exec.Call)) (*exec.Result, error) {
+	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout, Progress: progress})
 }
 
 // runWith is Run with per-run options.
-func (e *engine) runWith(ctx context.Context, filename string, src []byte, ro runOptions) (*exec.Result, error) {
+func (e *Engine) RunWith(ctx context.Context, filename string, src []byte, ro RunOptions) (*exec.Result, error) {
+	start := time.Now()
+	limit := ro.Timeout
+	if limit <= 0 {
+		limit = e.Settings().Options.Timeout
+	}
+	select {
+	case e.slots <- struct{}{}:
+	default:
+		if ro.Waiting != nil {
+			ro.Waiting(len(e.slots))
+		}
+		wctx, cancel := context.WithTimeout(ctx, limit)
+		select {
+		case e.slots <- struct{}{}:
+			cancel()
+		case <-wctx.Done():
+			cancel()
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &exec.RunError{Kind: exec.ErrTimeout, Msg: fmt.Sprintf("waited %v for a run slot: %d runs were in progress on the engine", limit, MaxRuns)}
+		}
+	}
+	defer func() { <-e.slots }()
+	if waited := time.Since(start); waited > time.Millisecond {
+		ro.Timeout = max(limit-waited, time.Millisecond)
+	}
 	imports := snippetServers(filename, src)
-	e.waitFor(ctx, func(name string) bool { return imports[naming.Package(name)] })
+	e.WaitFor(ctx, func(name string) bool { return imports[naming.Package(name)] })
 	if err := unavailable(e.sup.Catalog(), imports); err != nil {
 		return nil, err
 	}
@@ -580,16 +617,16 @@ func snippetServers(filename string, src []byte) map[string]bool {
 	return want
 }
 
-// unavailableError is the error of a run that imports servers that are
+// UnavailableError is the error of a run that imports servers that are
 // down with no tools known: one line per server, instead of an undefined
 // name for every use.
-type unavailableError struct{ lines []string }
+type UnavailableError struct{ Lines []string }
 
-func (e *unavailableError) Error() string {
-	return strings.Join(e.lines, "\n") + "\n(the snippet imports them; mcpfs ls servers shows every server's state)"
+func (e *UnavailableError) Error() string {
+	return strings.Join(e.Lines, "\n") + "\n(the snippet imports them; mcpfs ls servers shows every server's state)"
 }
 
-// unavailable returns an *unavailableError naming each server of imports
+// unavailable returns an *UnavailableError naming each server of imports
 // (package names) that cat has down without any tools, or nil.
 func unavailable(cat *discovery.Catalog, imports map[string]bool) error {
 	var lines []string
@@ -609,13 +646,13 @@ func unavailable(cat *discovery.Catalog, imports map[string]bool) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	return &unavailableError{lines}
+	return &UnavailableError{lines}
 }
 
 // settle waits until every server is ready or has failed (each bounded
 // by the connect timeout) and makes the newest catalog's tree current:
 // what a command that runs in process does before reading the tree.
-func (e *engine) settle(ctx context.Context) error {
+func (e *Engine) Settle(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, e.connectTimeout+5*time.Second)
 	defer cancel()
 	if err := e.sup.Settle(sctx); err != nil && ctx.Err() != nil {
@@ -627,14 +664,14 @@ func (e *engine) settle(ctx context.Context) error {
 
 // WaitReady waits until no server is connecting without tools, at most
 // the connect timeout, and makes the newest catalog's tree current.
-func (e *engine) WaitReady(ctx context.Context) {
-	e.waitFor(ctx, func(string) bool { return true })
+func (e *Engine) WaitReady(ctx context.Context) {
+	e.WaitFor(ctx, func(string) bool { return true })
 	e.publish(e.sup.Catalog())
 }
 
 // waitFor waits until no server that match selects is connecting without
 // tools, bounded by the connect timeout.
-func (e *engine) waitFor(ctx context.Context, match func(name string) bool) {
+func (e *Engine) WaitFor(ctx context.Context, match func(name string) bool) {
 	waiting := func(cat *discovery.Catalog) bool {
 		for _, s := range cat.Servers {
 			if match(s.Name) && s.State == discovery.StateConnecting && len(s.Tools) == 0 {
@@ -663,7 +700,7 @@ func (e *engine) waitFor(ctx context.Context, match func(name string) bool) {
 }
 
 // Close stops the runner, every server and every watcher.
-func (e *engine) Close() {
+func (e *Engine) Close() {
 	e.closeOnce.Do(func() {
 		e.stopConfigWatch()
 		e.stopSkills()
@@ -687,3 +724,34 @@ func (e *engine) Close() {
 		e.sup.Close()
 	})
 }
+
+// WaitServers waits (at most the connect timeout) until no server that
+// match selects is connecting without tools, and makes the newest
+// catalog's tree current.
+func (e *Engine) WaitServers(ctx context.Context, match func(name string) bool) {
+	e.WaitFor(ctx, match)
+	e.publish(e.sup.Catalog())
+}
+
+// Cache returns the cache the engine uses, nil when it runs without one;
+// CacheWhy then says why.
+func (e *Engine) Cache() *cache.Store { return e.cache }
+
+// CacheWhy says why the engine runs without a cache.
+func (e *Engine) CacheWhy() string { return e.cacheWhy }
+
+// OutputDir is where cut snippet output is saved whole.
+func (e *Engine) OutputDir() string { return e.outputDir }
+
+// Search ranks the tools and skills of tree t for query, as the faces
+// show it: one line per hit, at most n.
+func (e *Engine) Search(t *mcpfs.Tree, query string, n int) string {
+	return e.search.Search(t, query, n)
+}
+
+// Supervisor returns the supervisor of the engine's servers.
+func (e *Engine) Supervisor() *discovery.Supervisor { return e.sup }
+
+// Runner returns the snippet runner, started if need be; nil after Close.
+// Runs that go through it directly skip the engine's check and waits.
+func (e *Engine) Runner() *exec.Runner { return e.getRunner() }

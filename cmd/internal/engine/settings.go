@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"fmt"
@@ -13,15 +13,26 @@ import (
 
 // Where an effective setting came from.
 const (
-	fromDefault = "default"
-	fromConfig  = "config"
+	FromDefault = "default"
+	FromConfig  = "config"
 )
 
-// runSettings are how snippets run: the defaults, then the config's
+// FlagError is the error of a command-line flag beyond what the config
+// allows: a usage error.
+type FlagError struct{ Err error }
+
+func (e *FlagError) Error() string { return e.Err.Error() }
+func (e *FlagError) Unwrap() error { return e.Err }
+
+func flagErrorf(format string, args ...any) error {
+	return &FlagError{fmt.Errorf(format, args...)}
+}
+
+// Settings are how snippets run: the defaults, then the config's
 // "mcpfs" section, then command-line flags. Options is complete for the
 // fields the section covers (Logger, OutputDir, User and Executable are
 // the caller's).
-type runSettings struct {
+type Settings struct {
 	Allow   []string // the standard packages snippets may import, sorted
 	Options exec.Options
 	// From says where each setting came from: fromDefault, fromConfig or
@@ -29,9 +40,9 @@ type runSettings struct {
 	From map[string]string
 }
 
-// runFlags are the command-line flags that override settings; a zero
+// Flags are the command-line flags that override settings; a zero
 // field was not given.
-type runFlags struct {
+type Flags struct {
 	Timeout time.Duration // --timeout
 	Sandbox string        // --sandbox: "auto" or "strict"
 	// DefaultTimeout is a run's time when the config sets none (`mcpfs
@@ -39,13 +50,13 @@ type runFlags struct {
 	DefaultTimeout time.Duration
 }
 
-// settingKeys are the settings doctor lists, in order.
-var settingKeys = []string{"imports", "timeout", "maxTimeout", "memory", "output", "outputFile", "concurrentCalls", "sandbox", "pool"}
+// SettingKeys are the settings doctor lists, in order.
+var SettingKeys = []string{"imports", "timeout", "maxTimeout", "memory", "output", "outputFile", "concurrentCalls", "sandbox", "pool"}
 
-// settingsFor returns the settings of cfg with flags applied. An error is
+// SettingsFor returns the settings of cfg with flags applied. An error is
 // a *discovery.ConfigError (a package the config may not allow) or a
 // usage error (a flag beyond the config's bounds).
-func settingsFor(cfg *discovery.Config, flags runFlags) (*runSettings, error) {
+func SettingsFor(cfg *discovery.Config, flags Flags) (*Settings, error) {
 	s := cfg.Settings
 	if err := cfg.CheckImports(check.CanAllow); err != nil {
 		return nil, err
@@ -54,13 +65,13 @@ func settingsFor(cfg *discovery.Config, flags runFlags) (*runSettings, error) {
 	if err != nil {
 		return nil, &discovery.ConfigError{File: cfg.Path, JSONPath: "mcpfs.imports", Msg: err.Error(), Err: err}
 	}
-	rs := &runSettings{Allow: allow, From: map[string]string{}}
+	rs := &Settings{Allow: allow, From: map[string]string{}}
 	o := &rs.Options
 	set := func(key string, fromCfg bool) {
 		if fromCfg {
-			rs.From[key] = fromConfig
+			rs.From[key] = FromConfig
 		} else {
-			rs.From[key] = fromDefault
+			rs.From[key] = FromDefault
 		}
 	}
 	set("imports", len(s.Allow) > 0 || len(s.Deny) > 0)
@@ -87,9 +98,9 @@ func settingsFor(cfg *discovery.Config, flags runFlags) (*runSettings, error) {
 		if flags.Timeout > o.MaxTimeout {
 			where := "the default"
 			if s.MaxTimeout > 0 {
-				where = fmt.Sprintf("mcpfs.limits.maxTimeout in %s", configName(cfg.Path))
+				where = fmt.Sprintf("mcpfs.limits.maxTimeout in %s", ConfigName(cfg.Path))
 			}
-			return nil, usagef("--timeout %v is over the longest a run may take, %v (%s); raise mcpfs.limits.maxTimeout in the config to allow more", flags.Timeout, o.MaxTimeout, where)
+			return nil, flagErrorf("--timeout %v is over the longest a run may take, %v (%s); raise mcpfs.limits.maxTimeout in the config to allow more", flags.Timeout, o.MaxTimeout, where)
 		}
 		o.Timeout = flags.Timeout
 		rs.From["timeout"] = "--timeout"
@@ -143,10 +154,10 @@ func settingsFor(cfg *discovery.Config, flags runFlags) (*runSettings, error) {
 }
 
 // Check returns the options that check snippets under these settings.
-func (rs *runSettings) Check() check.Options { return check.Options{Allow: rs.Allow} }
+func (rs *Settings) Check() check.Options { return check.Options{Allow: rs.Allow} }
 
-// value renders the setting key for doctor and logs.
-func (rs *runSettings) value(key string) string {
+// Value renders the setting key for doctor and logs.
+func (rs *Settings) Value(key string) string {
 	o := rs.Options
 	switch key {
 	case "imports":
@@ -200,7 +211,7 @@ func diffAllow(allow []string) (added, removed []string) {
 }
 
 // equal reports whether two settings run snippets alike.
-func (rs *runSettings) equal(other *runSettings) bool {
+func (rs *Settings) equal(other *Settings) bool {
 	a, b := rs.Options, other.Options
 	return slices.Equal(rs.Allow, other.Allow) && a.Timeout == b.Timeout && a.MaxTimeout == b.MaxTimeout &&
 		a.Memory == b.Memory && a.MaxOutput == b.MaxOutput && a.MaxOutputFile == b.MaxOutputFile &&
