@@ -1,6 +1,10 @@
 package discovery
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcpfs/mcpfs/discovery/policy"
+)
 
 // ServerConfig is one server from the user's config, validated and with
 // ${VAR} references expanded.
@@ -119,4 +123,9 @@ type Settings struct {
 	// EngineIdle (engine.idle) is how long the resident engine stays up
 	// with no command, mount or client using it; 0 when not set.
 	EngineIdle time.Duration
+	// Tools (tools) is the tool policy: which tools the tree shows and
+	// calls may reach, and whether their definitions are pinned.
+	Tools policy.Policy
+	// Audit (audit) says what the log of tool calls keeps.
+	Audit AuditSettings
 }
