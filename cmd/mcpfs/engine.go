@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/parser"
@@ -17,7 +18,9 @@ import (
 
 	"github.com/mcpfs/mcpfs/cache"
 	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/discovery/naming"
+	"github.com/mcpfs/mcpfs/discovery/trust"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
@@ -47,6 +50,12 @@ type engine struct {
 	cacheWhy string
 
 	tree atomic.Pointer[mcpfs.Tree]
+
+	// trust filters and pins the catalog the tree shows and refuses
+	// denied calls; audit logs every call (nil when there is no place).
+	trust   *trust.View
+	audit   *audit.Log
+	treeGen uint64 // trust.Gen of the current tree; pubMu guards it
 
 	// search keeps the search index of the newest tree.
 	search search.Indexer
@@ -194,13 +203,15 @@ func startEngine(ctx context.Context, g *globals, cfg *discovery.Config, opts en
 		}
 	}
 	e.sup = g.startServers(ctx, cfg, dc)
+	e.startTrust(g, cfg)
 	if st, err := g.openSkills(); err != nil {
 		g.log.Warn("skills are not available", "error", err)
 	} else {
 		e.skills = st
 		e.skillsKey, e.treeSkills = skillsState(st.List())
 	}
-	e.tree.Store(mcpfs.New(e.sup.Catalog(), mcpfs.Options{Skills: e.treeSkills}))
+	e.treeGen = e.trust.Gen()
+	e.tree.Store(mcpfs.New(e.trust.Apply(e.sup.Catalog()), mcpfs.Options{Skills: e.treeSkills}))
 	updates, stop := e.sup.Watch()
 	e.stopSup = stop
 	go func() {
@@ -310,6 +321,7 @@ func (e *engine) watchConfig(ctx context.Context, g *globals) {
 				e.mu.Unlock()
 				e.sup.Reconfigure(cfg)
 				e.applySettings(rs)
+				e.applyTrust(cfg)
 			},
 			func(err error) {
 				g.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
@@ -349,10 +361,15 @@ func (e *engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
 	e.pubMu.Lock()
 	defer e.pubMu.Unlock()
 	cur := e.tree.Load()
-	if cat.Version <= cur.Catalog().Version {
+	gen := e.trust.Gen()
+	if cat.Version <= cur.Catalog().Version && gen == e.treeGen {
 		return cur
 	}
-	t := mcpfs.New(cat, mcpfs.Options{Skills: e.treeSkills})
+	if cat.Version < cur.Catalog().Version {
+		cat = e.sup.Catalog() // a new policy or trust: the newest catalog
+	}
+	e.treeGen = gen
+	t := mcpfs.New(e.trust.Apply(cat), mcpfs.Options{Skills: e.treeSkills})
 	e.tree.Store(t)
 	e.notify(t)
 	return t
@@ -493,7 +510,7 @@ func (e *engine) applySettings(rs *runSettings) {
 // tools yet, Run first waits for it (at most the connect timeout); one
 // that failed with no tools known is an *unavailableError.
 func (e *engine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
-	return e.runWith(ctx, filename, src, runOptions{Timeout: timeout})
+	return e.runWith(ctx, filename, src, runOptions{Timeout: timeout, Face: faceServe})
 }
 
 // runOptions are what one run asks beyond the engine's settings.
@@ -501,12 +518,13 @@ type runOptions struct {
 	Timeout  time.Duration   // zero: the settings' default
 	Strict   bool            // refuse unless every sandbox layer is in force
 	Progress func(exec.Call) // called after each tool call ends; may be nil
+	Face     string          // where the run comes from, for the audit log; "" is the CLI
 }
 
 // runWithProgress is Run, calling progress (when not nil) after each tool
 // call of the snippet ends.
 func (e *engine) runWithProgress(ctx context.Context, filename string, src []byte, timeout time.Duration, progress func(exec.Call)) (*exec.Result, error) {
-	return e.runWith(ctx, filename, src, runOptions{Timeout: timeout, Progress: progress})
+	return e.runWith(ctx, filename, src, runOptions{Timeout: timeout, Progress: progress, Face: faceMount})
 }
 
 // runWith is Run with per-run options.
@@ -543,7 +561,7 @@ func (e *engine) runWith(ctx context.Context, filename string, src []byte, ro ru
 		Files:    prog.Files,
 		Timeout:  ro.Timeout,
 		Strict:   ro.Strict,
-		Call:     e.sup.CallTool,
+		Call:     e.callFunc(cmp.Or(ro.Face, faceCLI), newRunID()),
 		Progress: ro.Progress,
 	})
 }
@@ -674,5 +692,8 @@ func (e *engine) Close() {
 		}
 		e.retired.Wait()
 		e.sup.Close()
+		if e.audit != nil {
+			e.audit.Close()
+		}
 	})
 }

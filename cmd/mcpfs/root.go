@@ -150,6 +150,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	root.AddCommand(newDoctorCmd(g))
 	root.AddCommand(newEngineCmd(g))
 	root.AddCommand(newSearchCmd(g))
+	root.AddCommand(newAuditCmd(g), newDiffCmd(g), newTrustCmd(g))
 	return root
 }
 
@@ -158,6 +159,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 var engineCommands = map[string]bool{
 	"ls": true, "cat": true, "export": true, "run": true, "mount": true,
 	"serve": true, "skills": true, "cache": true, "search": true,
+	"audit": true, "diff": true, "trust": true,
 }
 
 // usesEngine reports whether cmd runs on the resident engine.

@@ -208,7 +208,7 @@ func (s serveEngine) Run(ctx context.Context, filename string, src []byte, timeo
 	if timeout == 0 {
 		timeout = s.timeout
 	}
-	return s.engine.runWith(ctx, filename, src, runOptions{Timeout: timeout, Strict: s.strict})
+	return s.engine.runWith(ctx, filename, src, runOptions{Timeout: timeout, Strict: s.strict, Face: faceServe})
 }
 
 // serveHTTP serves srv on ln until ctx ends.
