@@ -102,12 +102,12 @@ func lineDiff(a, b []string) []string {
 			out = append(out, "  "+a[i])
 			i++
 			j++
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			out = append(out, "+ "+b[j])
-			j++
-		default:
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
 			out = append(out, "- "+a[i])
 			i++
+		default:
+			out = append(out, "+ "+b[j])
+			j++
 		}
 	}
 	return out
