@@ -45,6 +45,9 @@ type Options struct {
 	// run/<job>.out (see run.go and run/README.md). Nil keeps run/ read
 	// only and empty.
 	Run Runner
+	// AuditFile, when set, is shown read only as audit/calls.jsonl: the
+	// log of tool calls, read from disk on every request.
+	AuditFile string
 }
 
 // Mounted is a mounted tree. Its methods are safe for concurrent use.
@@ -63,6 +66,9 @@ type Mounted struct {
 	run    *runState     // nil: run/ is read only
 	stage  stage
 	bg     sync.WaitGroup // invalidations after a skill was saved
+
+	// auditFile is shown as audit/calls.jsonl; "" for no audit/.
+	auditFile string
 
 	// servers is the read-only connection serving servers/, mounted over
 	// the main one (servers_conn.go); nil when servers/ is served here.
@@ -95,6 +101,7 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 	}
 	m.tree.Store(initial)
 	m.root = &dirNode{m: m, path: "."}
+	m.auditFile = opts.AuditFile
 	if opts.Run != nil {
 		m.run = newRunState(opts.Run, logger)
 	}

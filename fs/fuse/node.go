@@ -61,6 +61,9 @@ func (d *dirNode) Lookup(ctx context.Context, name string, out *gofuse.EntryOut)
 	if d.path == "." && name == mcpfs.RunDir && d.m.run != nil {
 		return d.m.lookupRunDir(ctx, &d.Inode, out) // run/ is live: run_nodes.go
 	}
+	if d.path == "." && name == AuditDir && d.m.auditFile != "" {
+		return d.m.lookupAuditDir(ctx, &d.Inode, out) // audit_nodes.go
+	}
 	p := childPath(d.path, name)
 	child, errno := d.m.newNode(p)
 	if errno != 0 {
@@ -126,6 +129,9 @@ func (d *dirNode) Readdir(ctx context.Context) (fusefs.DirStream, syscall.Errno)
 			de.Ino, _ = d.m.ids.file(p, d.m.ids.sum(data), mtime)
 		}
 		list = append(list, de)
+	}
+	if d.path == "." && d.m.auditFile != "" {
+		list = append(list, d.m.auditEntry())
 	}
 	return fusefs.NewListDirStream(list), 0
 }
