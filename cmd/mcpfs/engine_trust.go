@@ -72,6 +72,15 @@ func (e *engine) applyTrust(cfg *discovery.Config) {
 	}
 }
 
+// auditFile is the current file of the audit log, "" when calls are not
+// audited.
+func (e *engine) auditFile() string {
+	if e.audit == nil {
+		return ""
+	}
+	return filepath.Join(e.audit.Dir(), audit.File)
+}
+
 // newRunID returns a short random id for a run.
 func newRunID() string {
 	var b [6]byte

@@ -93,7 +93,7 @@ func mountEngine(g *globals, e *engine, dir string) (*engineMount, error) {
 	// reach the mount through the engine's trees (Update shows the
 	// store's current skills).
 	// run/ is live: programs written there run on the engine.
-	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e)})
+	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e), AuditFile: e.auditFile()})
 	if err != nil {
 		return nil, err
 	}

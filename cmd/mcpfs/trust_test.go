@@ -318,3 +318,53 @@ func (c *serveClient) call(t *testing.T, tool string, args map[string]any) strin
 	t.Helper()
 	return c.send(t, "tools/call", map[string]any{"name": tool, "arguments": args})
 }
+
+// TestMountAudit: a snippet's calls appear in the mount's
+// audit/calls.jsonl as they happen, read through a descriptor opened
+// before the run, as tail -f reads it.
+func TestMountAudit(t *testing.T) {
+	data := filepath.Join(mountHome(t), "data")
+	m := startMount(t, "--data-dir", data)
+	m.waitFor(t, "servers/docstore appears", exists(filepath.Join(m.dir, "servers", "docstore", "list_documents.go")))
+	logPath := filepath.Join(m.dir, "audit", "calls.jsonl")
+	f, err := os.Open(logPath)
+	if err != nil {
+		t.Fatalf("open audit/calls.jsonl: %v\nroot: %v", err, ls(m.dir))
+	}
+	defer f.Close()
+	before, _ := io.ReadAll(f)
+
+	write := osexec.Command("/bin/sh", "-c", `cat > "$0"`, filepath.Join(m.dir, "run", "count.go"))
+	write.Stdin = strings.NewReader(docstoreSnippet)
+	if out, err := write.CombinedOutput(); err != nil {
+		t.Fatalf("write run/count.go: %v: %s", err, out)
+	}
+	if out, err := osexec.Command("cat", filepath.Join(m.dir, "run", "count.out")).Output(); err != nil || !strings.Contains(string(out), "5 documents") {
+		t.Fatalf("run/count.out: %v %q", err, out)
+	}
+	var got []byte
+	m.waitFor(t, "the call in audit/calls.jsonl", func() string {
+		more, _ := io.ReadAll(f)
+		got = append(got, more...)
+		if !strings.Contains(string(got), `"face":"mount"`) || !strings.Contains(string(got), `"tool":"list_documents"`) {
+			return fmt.Sprintf("read %q after %d bytes", got, len(before))
+		}
+		return ""
+	})
+	if err := os.WriteFile(logPath, []byte("x"), 0o644); err == nil {
+		t.Error("writing audit/calls.jsonl succeeded, want EROFS")
+	}
+	if names := ls(m.dir); !strings.Contains(names, "audit") {
+		t.Errorf("the root lists %s, want audit among them", names)
+	}
+	m.stop()
+}
+
+func ls(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
+}
