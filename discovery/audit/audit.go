@@ -1,10 +1,3 @@
-// Package audit keeps the log of tool calls: one JSON line per call
-// (when, which run and face, server, tool, sizes, a hash of the
-// arguments, duration, outcome) appended to calls.jsonl in a directory,
-// rotated at a size bound to calls.1.jsonl, calls.2.jsonl, ... and read
-// back with filters.
-//
-// It knows nothing of servers, the tree or the kernel.
 package audit
 
 import (
@@ -119,6 +112,7 @@ func (l *Log) Append(r Record) error {
 	line = append(line, '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.follow()
 	if l.f == nil {
 		if err := l.open(); err != nil {
 			return err
@@ -135,6 +129,24 @@ func (l *Log) Append(r Record) error {
 		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
+}
+
+// follow closes the current file when it is no longer calls.jsonl or
+// has grown (another process, a --no-engine command, appended to it or
+// rotated it), so that the next append opens the file anew and knows its
+// size. l.mu is held.
+func (l *Log) follow() {
+	if l.f == nil {
+		return
+	}
+	cur, err1 := l.f.Stat()
+	named, err2 := os.Stat(filepath.Join(l.dir, File))
+	if err1 != nil || err2 != nil || !os.SameFile(cur, named) {
+		l.f.Close()
+		l.f = nil
+		return
+	}
+	l.size = cur.Size()
 }
 
 func (l *Log) open() error {

@@ -106,3 +106,32 @@ func TestHashArgs(t *testing.T) {
 		t.Errorf("got %q and %q", a, b)
 	}
 }
+
+// TestTwoWriters: two logs on one directory (an engine and a --no-engine
+// command) keep every record and the size bound.
+func TestTwoWriters(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := Open(dir, Options{MaxSize: 2000, Keep: 50})
+	b, _ := Open(dir, Options{MaxSize: 2000, Keep: 50})
+	defer a.Close()
+	defer b.Close()
+	for i := range 100 {
+		l := a
+		if i%3 == 0 {
+			l = b
+		}
+		if err := l.Append(Record{Time: time.Now(), Run: fmt.Sprint(i), Server: "s", Tool: "t", Outcome: "ok"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs, _ := Read(dir, Filter{})
+	if len(recs) != 100 {
+		t.Errorf("read %d records, want 100", len(recs))
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, n := range names {
+		if fi, _ := os.Stat(n); fi.Size() > 2000 {
+			t.Errorf("%s: %d bytes, over the bound", n, fi.Size())
+		}
+	}
+}
