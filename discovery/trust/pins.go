@@ -27,7 +27,19 @@ type Pin struct {
 type serverPins struct {
 	Server string         `json:"server"`
 	Tools  map[string]Pin `json:"tools"`
+
+	// stamp is the file's modification time and size when read or
+	// written: another writer (a second engine, a --no-engine command)
+	// changes it.
+	stamp fileStamp
 }
+
+type fileStamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(fi os.FileInfo) fileStamp { return fileStamp{fi.ModTime(), fi.Size()} }
 
 // hashedKeys are the parts of a tool's definition that a pin covers:
 // what the tree shows of it and what the policy reads.
@@ -67,20 +79,26 @@ func (s *store) file(server string) string {
 
 // load returns the pins of server, nil when it was never pinned.
 func (s *store) load(server string) (*serverPins, error) {
-	if sp, ok := s.servers[server]; ok {
+	sp, ok := s.servers[server]
+	if s.dir == "" {
 		return sp, nil
 	}
-	if s.dir == "" {
-		return nil, nil
+	fi, err := os.Stat(s.file(server))
+	if ok && err == nil && stampOf(fi) == sp.stamp {
+		return sp, nil
 	}
 	data, err := os.ReadFile(s.file(server))
 	if os.IsNotExist(err) {
+		delete(s.servers, server)
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read pins of %q: %w", server, err)
 	}
-	sp := &serverPins{}
+	sp = &serverPins{}
+	if fi != nil {
+		sp.stamp = stampOf(fi)
+	}
 	if err := json.Unmarshal(data, sp); err != nil {
 		return nil, fmt.Errorf("read pins of %q: %s: %w (remove the file to pin the server's tools afresh)", server, s.file(server), err)
 	}
@@ -119,6 +137,9 @@ func (s *store) save(server string, sp *serverPins) error {
 	if werr != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("save pins of %q: %w", server, werr)
+	}
+	if fi, err := os.Stat(s.file(server)); err == nil {
+		sp.stamp = stampOf(fi)
 	}
 	return nil
 }

@@ -173,3 +173,21 @@ func TestPolicyFilters(t *testing.T) {
 		t.Error("SetPolicy of the same policy reported a change")
 	}
 }
+
+// TestTwoViews: a trust through one view (another engine, a --no-engine
+// command) is seen by the other.
+func TestTwoViews(t *testing.T) {
+	dir := t.TempDir()
+	a, b := New(dir, policy.Policy{}, nil), New(dir, policy.Policy{}, nil)
+	a.Apply(catalog(1, tool("echo", "One.", true)))
+	live := catalog(2, tool("echo", "Two.", true))
+	if got := desc(t, b.Apply(live)); !strings.HasPrefix(got["echo"], "[CHANGED") {
+		t.Fatalf("b before the trust: %q", got)
+	}
+	if _, err := a.Trust(live, "docs", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := desc(t, b.Apply(live)); got["echo"] != "Two." {
+		t.Errorf("b after a's trust: %q", got)
+	}
+}
