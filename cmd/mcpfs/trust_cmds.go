@@ -100,6 +100,9 @@ sets mcpfs.audit.arguments or results, with the config's secrets redacted.`,
 		Example: "  mcpfs audit --since 1h\n  mcpfs audit --server github --tool create_issue --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.Server != "" {
+				f.Server = naming.Package(f.Server) // calls name servers by package
+			}
 			if since != "" {
 				t, err := parseSince(since, time.Now())
 				if err != nil {

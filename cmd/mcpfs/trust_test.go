@@ -368,3 +368,35 @@ func ls(dir string) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// TestAuditArguments: with mcpfs.audit.arguments and results on, the log
+// keeps them with the config's secret values redacted.
+func TestAuditArguments(t *testing.T) {
+	r := newResidentEnv(t, `{"mcpServers": {"my-docs": {"command": "$MCPFS", "args": ["builtin", "docstore"],
+	   "env": {"DOC_TOKEN": "supersecret-123"}}},
+	 "mcpfs": {"audit": {"arguments": true, "results": true}}}`)
+	src := strings.NewReplacer(`"docs"`, `"my_docs"`, `"one two three"`, `"my token is supersecret-123"`).Replace(rawWordCount)
+	if out, stderr, _ := r.run(src, "run", "-"); !strings.Contains(out, "words: 4") {
+		t.Fatalf("run: %q %s", out, stderr)
+	}
+	out, stderr, code := r.run("", "audit", "--json", "--server", "my-docs")
+	if code != 0 {
+		t.Fatalf("audit: exit %d: %s", code, stderr)
+	}
+	var rec audit.Record
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("audit --json: %v: %q", err, out)
+	}
+	if string(rec.Args) != `{"text":"my token is [redacted]"}` || !strings.Contains(string(rec.Result), `words: 4`) {
+		t.Errorf("args %s, result %s", rec.Args, rec.Result)
+	}
+	logs, _ := filepath.Glob(filepath.Join(r.home, ".local", "share", "mcpfs", "audit", "*"))
+	for _, p := range logs {
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), "supersecret") {
+			t.Errorf("%s holds the secret", p)
+		}
+	}
+	if len(logs) == 0 {
+		t.Error("no audit log in the user data dir")
+	}
+}
