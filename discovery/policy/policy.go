@@ -150,6 +150,9 @@ func (p *Policy) Check(t Tool) Decision {
 			return Decision{}
 		}
 	}
+	if len(ss.Refuse) == 0 && len(p.Global.Refuse) == 0 {
+		return Decision{}
+	}
 	ann := annotationsOf(t.Raw)
 	for _, s := range scopes {
 		for _, r := range s.Refuse {

@@ -30,6 +30,23 @@ type View struct {
 	policy policy.Policy
 	pins   store
 	gen    uint64
+	hashes map[string]string // Hash by definition, as Apply sees the same ones again and again
+}
+
+// maxHashes bounds View.hashes; past it, the memo starts afresh.
+const maxHashes = 1 << 14
+
+// hash is Hash of def, remembered. v.mu is held.
+func (v *View) hash(def []byte) string {
+	if h, ok := v.hashes[string(def)]; ok {
+		return h
+	}
+	if len(v.hashes) >= maxHashes || v.hashes == nil {
+		v.hashes = map[string]string{}
+	}
+	h := Hash(def)
+	v.hashes[string(def)] = h
+	return h
 }
 
 // New returns a View with policy pol, keeping pins in dir (none kept
@@ -126,7 +143,7 @@ func (v *View) pin(s discovery.ServerSnapshot) ([]discovery.Tool, map[string]jso
 	var differ map[string]json.RawMessage
 	for i, t := range s.Tools {
 		shown[i] = t
-		h := Hash(t.Raw)
+		h := v.hash(t.Raw)
 		p, ok := sp.Tools[t.Name]
 		switch {
 		case !ok:
@@ -198,7 +215,7 @@ func (v *View) CheckCall(cat *discovery.Catalog, server, tool string) error {
 		return nil
 	}
 	if sp, _ := v.pins.load(server); sp != nil {
-		if p, ok := sp.Tools[tool]; ok && p.Hash != Hash(live) {
+		if p, ok := sp.Tools[tool]; ok && p.Hash != v.hash(live) {
 			t.Raw = p.Def
 			return v.policy.CheckCall(t)
 		}
