@@ -3,14 +3,19 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/discovery/naming"
+	"github.com/mcpfs/mcpfs/discovery/policy"
 	"github.com/mcpfs/mcpfs/discovery/trust"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
@@ -151,6 +156,68 @@ sets mcpfs.audit.arguments or results, with the config's secrets redacted.`,
 	fl.BoolVar(&asJSON, "json", false, "print the records as JSON lines")
 	fl.IntVarP(&n, "number", "n", 0, "show at most the last `N` calls")
 	return cmd
+}
+
+// trustChecks are doctor's lines on the tool policy, pins and the audit
+// log of cfg (nil when the config did not load).
+func (g *globals) trustChecks(cfg *discovery.Config) []doctorCheck {
+	var out []doctorCheck
+	if cfg != nil {
+		out = append(out, doctorCheck{"tool policy", true, policySummary(cfg.Settings.Tools)})
+	}
+	pins, auditDir := g.trustDir("pins"), g.trustDir("audit")
+	if pins == "" {
+		out = append(out, doctorCheck{"pins", true, "for each process only: no data dir (give --data-dir to keep them)"})
+	} else {
+		out = append(out, doctorCheck{"pins", true, pins})
+	}
+	if auditDir == "" {
+		out = append(out, doctorCheck{"audit", true, "off: no data dir (give --data-dir to keep a log)"})
+	} else {
+		keeps := "sizes and argument hashes"
+		if cfg != nil && (cfg.Settings.Audit.Arguments || cfg.Settings.Audit.Results) {
+			keeps += ", with arguments and results (secrets redacted)"
+		}
+		out = append(out, doctorCheck{"audit", true, filepath.Join(auditDir, audit.File) + ": " + keeps})
+	}
+	return out
+}
+
+// policySummary says in a line what a tool policy does.
+func policySummary(p policy.Policy) string {
+	if p.IsZero() {
+		return "none: every tool is shown and callable"
+	}
+	var parts []string
+	scope := func(where string, s policy.Scope) {
+		globs := func(ps []policy.Pattern) string {
+			var g []string
+			for _, p := range ps {
+				g = append(g, p.Glob)
+			}
+			return strings.Join(g, " ")
+		}
+		if len(s.Allow) > 0 {
+			parts = append(parts, where+"allow "+globs(s.Allow))
+		}
+		if len(s.Deny) > 0 {
+			parts = append(parts, where+"deny "+globs(s.Deny))
+		}
+		if len(s.Refuse) > 0 {
+			parts = append(parts, where+"refuse "+globs(s.Refuse))
+		}
+		if len(s.Except) > 0 {
+			parts = append(parts, where+"except "+globs(s.Except))
+		}
+		if s.Pin != nil && !*s.Pin {
+			parts = append(parts, where+"no pinning")
+		}
+	}
+	scope("", p.Global)
+	for _, name := range slices.Sorted(maps.Keys(p.Servers)) {
+		scope(name+": ", p.Servers[name])
+	}
+	return strings.Join(parts, "; ")
 }
 
 // parseSince reads --since: a duration before now, or a time.
