@@ -543,8 +543,10 @@ func (p *configParser) mcpfsOptions(sc *ServerConfig, v *jsonValue, path string)
 			sc.CallTimeout, err = p.duration(f.Value, fpath)
 		case "cacheResults":
 			sc.CacheResults, err = p.duration(f.Value, fpath)
+		case "oauth":
+			err = p.oauth(sc, f.Value, fpath)
 		default:
-			p.warnAt(f.KeyOff, fpath, "unknown key, ignored (known: cacheResults, callTimeout)")
+			p.warnAt(f.KeyOff, fpath, "unknown key, ignored (known: cacheResults, callTimeout, oauth)")
 		}
 		if err != nil {
 			return err

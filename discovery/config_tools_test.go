@@ -117,3 +117,36 @@ func TestRedact(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+func TestParseOAuth(t *testing.T) {
+	env := func(k string) (string, bool) {
+		if k == "GH_SECRET" {
+			return "s3cret-value", true
+		}
+		return "", false
+	}
+	cfg, err := Parse(testFile, []byte(`{"mcpServers": {
+		"a": {"type": "http", "url": "https://a.example/mcp", "mcpfs": {"oauth": true}},
+		"b": {"type": "http", "url": "https://b.example/mcp", "mcpfs": {"oauth": {"clientId": "mcpfs-cli", "clientSecret": "${GH_SECRET}", "scopes": ["repo", "read:org"]}}},
+		"c": {"type": "http", "url": "https://c.example/mcp", "mcpfs": {"oauth": false}}}}`), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := cfg.Servers[0].OAuth, cfg.Servers[1].OAuth, cfg.Servers[2].OAuth
+	if a == nil || a.ClientID != "" || len(a.Scopes) != 0 || c != nil {
+		t.Errorf("a: %+v, c: %+v", a, c)
+	}
+	if b == nil || b.ClientID != "mcpfs-cli" || b.ClientSecret != "s3cret-value" || strings.Join(b.Scopes, " ") != "repo read:org" {
+		t.Errorf("b: %+v", b)
+	}
+	for _, tt := range []struct{ in, msg string }{
+		{`{"oauth": "yes"}`, "want true, or an object"},
+		{`{"oauth": {"clientID": "x"}}`, `did you mean "clientId"?`},
+		{`{"oauth": {"scopes": "repo"}}`, "want an array of strings"},
+	} {
+		_, err := Parse(testFile, []byte(`{"mcpServers": {"a": {"type": "http", "url": "https://a.example/mcp", "mcpfs": `+tt.in+`}}}`), noEnv)
+		if err == nil || !strings.Contains(err.Error(), tt.msg) || !strings.Contains(err.Error(), "mcpServers.a.mcpfs.oauth") {
+			t.Errorf("%s: got %v, want %q", tt.in, err, tt.msg)
+		}
+	}
+}

@@ -49,6 +49,9 @@ type ServerConfig struct {
 	// long and answer repeated calls with the same arguments from the
 	// cache ("mcpfs": {"cacheResults": "10m"}). Zero keeps nothing.
 	CacheResults time.Duration
+	// OAuth, when set, logs in to this HTTP server with OAuth 2.1
+	// ("mcpfs": {"oauth": true} or {"oauth": {"clientId": ...}}).
+	OAuth *OAuthConfig
 }
 
 // Config is a parsed config file: which file it was and its servers.

@@ -91,6 +91,11 @@ type Options struct {
 	// tool list kept as stale, and start it again. Zero means
 	// DefaultPingInterval; negative turns pings off.
 	PingInterval time.Duration
+
+	// OAuthDir holds the OAuth logins of servers with ServerConfig.OAuth
+	// set, one file each (0600). Empty: such servers need a login every
+	// time (their tokens are not kept).
+	OAuthDir string
 }
 
 func (o Options) withDefaults() Options {
