@@ -150,7 +150,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	root.AddCommand(newDoctorCmd(g))
 	root.AddCommand(newEngineCmd(g))
 	root.AddCommand(newSearchCmd(g))
-	root.AddCommand(newAuditCmd(g), newDiffCmd(g), newTrustCmd(g))
+	root.AddCommand(newAuditCmd(g), newDiffCmd(g), newTrustCmd(g), newAuthCmd(g))
 	return root
 }
 
@@ -159,7 +159,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 var engineCommands = map[string]bool{
 	"ls": true, "cat": true, "export": true, "run": true, "mount": true,
 	"serve": true, "skills": true, "cache": true, "search": true,
-	"audit": true, "diff": true, "trust": true,
+	"audit": true, "diff": true, "trust": true, "auth": true,
 }
 
 // usesEngine reports whether cmd runs on the resident engine.
@@ -260,6 +260,7 @@ func (g *globals) startServers(ctx context.Context, cfg *discovery.Config, c dis
 		Cache:          c,
 		// An mcpfs started as one of the servers starts none of its own.
 		ServerEnv: map[string]string{servedByEnv: configName(cfg.Path)},
+		OAuthDir:  g.trustDir("oauth"),
 	})
 }
 
