@@ -2,8 +2,13 @@ package discovery
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcpfs/mcpfs/discovery/policy"
 )
@@ -148,5 +153,38 @@ func TestParseOAuth(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.msg) || !strings.Contains(err.Error(), "mcpServers.a.mcpfs.oauth") {
 			t.Errorf("%s: got %v, want %q", tt.in, err, tt.msg)
 		}
+	}
+}
+
+func TestOAuthStore(t *testing.T) {
+	dir := t.TempDir()
+	s := NewOAuthStore(dir, "remote")
+	ctx := t.Context()
+	if _, err := s.GetToken(ctx); !errors.Is(err, transport.ErrNoToken) {
+		t.Fatalf("empty store: got %v, want ErrNoToken", err)
+	}
+	if err := s.Save(OAuthLogin{ClientID: "c1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveToken(ctx, &transport.Token{AccessToken: "at", RefreshToken: "rt", ExpiresIn: 60}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.Load()
+	if err != nil || l.ClientID != "c1" || l.Token.AccessToken != "at" || time.Until(l.Token.ExpiresAt) < 50*time.Second {
+		t.Fatalf("kept %+v %v", l, err)
+	}
+	tok, err := s.GetToken(ctx)
+	if err != nil || time.Until(tok.ExpiresAt) > 31*time.Second || tok.IsExpired() {
+		t.Errorf("GetToken: %+v %v; want it to expire 30s early", tok, err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "remote.json"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("file: %v %v", fi, err)
+	}
+	if err := NewOAuthStore(dir, "remote").SaveToken(ctx, &transport.Token{AccessToken: "at2"}); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := s.Load(); l.ClientID != "c1" || l.Token.AccessToken != "at2" {
+		t.Errorf("a new token lost the client: %+v", l)
 	}
 }
