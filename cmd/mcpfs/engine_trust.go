@@ -6,9 +6,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/audit"
@@ -98,6 +101,13 @@ func (e *engine) callFunc(face, run string) exec.CallFunc {
 		err := e.trust.CheckCall(e.sup.Catalog(), server, tool)
 		if err == nil {
 			res, err = e.sup.CallTool(ctx, server, tool, args)
+			if errors.Is(err, transport.ErrOAuthAuthorizationRequired) {
+				key := server
+				if s, ok := e.sup.Catalog().Server(server); ok {
+					key = s.Key
+				}
+				err = fmt.Errorf("%w (needs login: mcpfs auth %s)", err, key)
+			}
 		}
 		e.record(face, run, server, tool, args, res, err, start)
 		return res, err

@@ -181,6 +181,10 @@ func TestOAuth(t *testing.T) {
 		return strings.Contains(out, "needs login: mcpfs auth remote"), out + stderr
 	})
 
+	if out, _, _ := r.run("", "ls", "servers"); !strings.Contains(out, "needs login: mcpfs auth remote\n") {
+		t.Errorf("ls servers:\n%s", out)
+	}
+
 	// mcpfs auth prints the URL and waits; the test is the browser.
 	c := r.cmd("auth", "remote")
 	stdout, _ := c.StdoutPipe()
@@ -227,7 +231,10 @@ func TestOAuth(t *testing.T) {
 	a.mu.Lock()
 	a.expiresIn = 31
 	a.mu.Unlock()
-	a.revoke() // the current access token is refused: the engine must get new ones
+	a.revoke() // the current access token and its refresh token are refused
+	if out, stderr, _ := r.run(whoami, "run", "-"); !strings.Contains(out, "needs login: mcpfs auth remote") {
+		t.Errorf("call with a revoked token: %q %s", out, stderr)
+	}
 	r.run("", "engine", "stop")
 	// The stored token is revoked; its refresh token too: needs login.
 	eventually(t, "remote needs a login again after the revocation", func() (bool, string) {
