@@ -545,8 +545,10 @@ func (p *configParser) mcpfsOptions(sc *ServerConfig, v *jsonValue, path string)
 			sc.CacheResults, err = p.duration(f.Value, fpath)
 		case "maxListBytes":
 			sc.MaxListBytes, err = p.byteSize(f.Value, fpath, minListBytes, maxListBytes)
+		case "oauth":
+			err = p.oauth(sc, f.Value, fpath)
 		default:
-			p.warnAt(f.KeyOff, fpath, "unknown key, ignored (known: cacheResults, callTimeout, maxListBytes)")
+			p.warnAt(f.KeyOff, fpath, "unknown key, ignored (known: cacheResults, callTimeout, maxListBytes, oauth)")
 		}
 		if err != nil {
 			return err

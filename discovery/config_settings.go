@@ -30,7 +30,7 @@ const (
 
 // Keys of the "mcpfs" object and its parts.
 var (
-	settingsKeys = []string{"imports", "limits", "sandbox", "pool", "engine"}
+	settingsKeys = []string{"imports", "limits", "sandbox", "pool", "engine", "tools", "audit"}
 	engineKeys   = []string{"idle"}
 	importsKeys  = []string{"allow", "deny"}
 	limitsKeys   = []string{"timeout", "maxTimeout", "memory", "output", "outputFile", "concurrentCalls"}
@@ -69,6 +69,10 @@ func (p *configParser) settings(cfg *Config, v *jsonValue) error {
 			s.Pool = &n
 		case "engine":
 			err = p.engine(s, f.Value, fpath)
+		case "tools":
+			err = p.tools(cfg, f.Value, fpath)
+		case "audit":
+			err = p.audit(s, f.Value, fpath)
 		default:
 			err = p.unknownKey(f, fpath, settingsKeys)
 		}
@@ -441,5 +445,6 @@ func (s Settings) Equal(t Settings) bool {
 		a.Timeout == b.Timeout && a.MaxTimeout == b.MaxTimeout &&
 		a.Memory == b.Memory && a.Output == b.Output && a.OutputFile == b.OutputFile &&
 		a.ConcurrentCalls == b.ConcurrentCalls && a.Sandbox == b.Sandbox &&
-		pool(a.Pool) == pool(b.Pool) && a.EngineIdle == b.EngineIdle
+		pool(a.Pool) == pool(b.Pool) && a.EngineIdle == b.EngineIdle &&
+		a.Tools.Equal(&b.Tools) && a.Audit == b.Audit
 }

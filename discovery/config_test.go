@@ -126,9 +126,9 @@ func TestParseErrors(t *testing.T) {
 
 		// The top-level "mcpfs" section: every key is mcpfs's, so unknown
 		// ones are errors (a misspelt setting must not leave a default).
-		{"mcpfs unknown key suggested", m + `{"sandbx": "strict"}}`, "mcpfs.sandbx", 1, 30, `unknown key; did you mean "sandbox"? (known: imports, limits, sandbox, pool, engine)`},
+		{"mcpfs unknown key suggested", m + `{"sandbx": "strict"}}`, "mcpfs.sandbx", 1, 30, `unknown key; did you mean "sandbox"? (known: imports, limits, sandbox, pool, engine, tools, audit)`},
 		{"mcpfs unknown key case", m + `{"Pool": 1}}`, "mcpfs.Pool", 1, 30, `did you mean "pool"?`},
-		{"mcpfs unknown key", m + `{"colour": 1}}`, "mcpfs.colour", 1, 30, "unknown key (known: imports, limits, sandbox, pool, engine)"},
+		{"mcpfs unknown key", m + `{"colour": 1}}`, "mcpfs.colour", 1, 30, "unknown key (known: imports, limits, sandbox, pool, engine, tools, audit)"},
 		{"mcpfs duplicate key", m + `{"pool": 1, "pool": 2}}`, "mcpfs.pool", 1, 41, "duplicate key (first at 1:30)"},
 		{"imports not an object", m + `{"imports": ["fmt"]}}`, "mcpfs.imports", 1, 41, `want an object like {"allow": ["crypto/sha256"]`},
 		{"imports unknown key", m + `{"imports": {"alow": []}}}`, "mcpfs.imports.alow", 1, 42, `did you mean "allow"?`},

@@ -1,6 +1,10 @@
 package discovery
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcpfs/mcpfs/discovery/policy"
+)
 
 // ServerConfig is one server from the user's config, validated and with
 // ${VAR} references expanded.
@@ -49,6 +53,9 @@ type ServerConfig struct {
 	// together ("mcpfs": {"maxListBytes": "64MiB"}, from 64 KiB to 1 GiB).
 	// Zero means the engine's default.
 	MaxListBytes int64
+	// OAuth, when set, logs in to this HTTP server with OAuth 2.1
+	// ("mcpfs": {"oauth": true} or {"oauth": {"clientId": ...}}).
+	OAuth *OAuthConfig
 }
 
 // Config is a parsed config file: which file it was and its servers.
@@ -123,4 +130,9 @@ type Settings struct {
 	// EngineIdle (engine.idle) is how long the resident engine stays up
 	// with no command, mount or client using it; 0 when not set.
 	EngineIdle time.Duration
+	// Tools (tools) is the tool policy: which tools the tree shows and
+	// calls may reach, and whether their definitions are pinned.
+	Tools policy.Policy
+	// Audit (audit) says what the log of tool calls keeps.
+	Audit AuditSettings
 }

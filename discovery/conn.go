@@ -351,6 +351,10 @@ func (s *Supervisor) connect(ctx context.Context, sc ServerConfig, timeout time.
 		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 			err = fmt.Errorf("no answer within %v (the connect timeout; raise the server's \"timeout\" if it is just slow): %w", timeout, err)
 		}
+		if nl := needsLogin(sc, err); nl != err {
+			err = nl // says all: which step does not matter
+			return
+		}
 		err = fmt.Errorf("%s %q: %w", step, sc.Name, err)
 	}()
 

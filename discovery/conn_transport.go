@@ -42,6 +42,7 @@ func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeou
 	case "http":
 		cn.httpc = newHTTPClient()
 		tr, err := transport.NewStreamableHTTP(sc.URL,
+			s.oauthOption(sc),
 			transport.WithHTTPHeaders(maps.Clone(sc.Headers)),
 			// Deprecated upstream for 2026-07-28, and it keeps the
 			// connection on 2025-11-25; without it a legacy server's

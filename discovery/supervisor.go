@@ -114,6 +114,11 @@ type Options struct {
 	// fail at once. Zero means DefaultPingInterval; negative turns pings
 	// off.
 	PingInterval time.Duration
+
+	// OAuthDir holds the OAuth logins of servers with ServerConfig.OAuth
+	// set, one file each (0600). Empty: such servers need a login every
+	// time (their tokens are not kept).
+	OAuthDir string
 }
 
 func (o Options) withDefaults() Options {

@@ -112,6 +112,7 @@ func (g *globals) doctor(ctx context.Context, asJSON bool) error {
 	} else {
 		add("cache", true, "%s", dir)
 	}
+	checks = append(checks, g.trustChecks(cfg)...)
 
 	if p, err := osexec.LookPath("node"); err == nil {
 		add("node", true, "%s (for servers started with node or npx)", p)

@@ -101,7 +101,7 @@ func mountEngine(g *globals, e *engine.Engine, dir string) (*engineMount, error)
 		}
 		return []byte(out)
 	}
-	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e), Search: search})
+	m, err := fuse.Mount(dir, t, fuse.Options{Logger: g.log, Debug: g.verbose >= 3, Skills: e.Skills(), Run: jobRunner(g, e), Search: search, AuditFile: e.AuditFile()})
 	if err != nil {
 		return nil, err
 	}

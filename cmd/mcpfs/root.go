@@ -188,6 +188,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	root.AddCommand(newSearchCmd(g))
 	root.AddCommand(newCallCmd(g))
 	root.AddCommand(newInitCmd(g), newInstallCmd(g))
+	root.AddCommand(newAuditCmd(g), newDiffCmd(g), newTrustCmd(g), newAuthCmd(g))
 	root.AddCommand(newUICmd(g))
 	g.addCompletions(root)
 	return root
@@ -198,8 +199,10 @@ config. With none, a built-in demo server (docstore) is used.`,
 var engineCommands = map[string]bool{
 	"ls": true, "cat": true, "export": true, "run": true, "mount": true,
 	"serve": true, "skills": true, "cache": true, "search": true,
-	"doctor": true, "call": true, "ui": true,
-	cobra.ShellCompRequestCmd: true, // completion reads the warm tree
+	"doctor": true, "call": true, "audit": true, "diff": true,
+	"trust": true, "auth": true, "ui": true,
+	// Completion reads the warm tree.
+	cobra.ShellCompRequestCmd: true,
 }
 
 // usesEngine reports whether cmd runs on the resident engine.

@@ -209,7 +209,7 @@ func (s serveEngine) Run(ctx context.Context, filename string, src []byte, timeo
 	if timeout == 0 {
 		timeout = s.timeout
 	}
-	return s.Engine.RunWith(ctx, filename, src, engine.RunOptions{Timeout: timeout, Strict: s.strict})
+	return s.Engine.RunWith(ctx, filename, src, engine.RunOptions{Timeout: timeout, Strict: s.strict, Face: engine.FaceServe})
 }
 
 // serveHTTP serves srv on ln until ctx ends.

@@ -148,7 +148,9 @@ type uiEngine struct{ e *engine.Engine }
 
 var _ ui.Engine = uiEngine{}
 
-func (u uiEngine) Servers() []discovery.ServerSnapshot { return u.e.Supervisor().Catalog().Servers }
+// Servers are those of the current tree: as the tool policy lets snippets
+// see them.
+func (u uiEngine) Servers() []discovery.ServerSnapshot { return u.e.Catalog().Servers }
 
 func (u uiEngine) Tree() iofs.FS { return u.e.Tree() }
 
@@ -166,7 +168,7 @@ func (u uiEngine) Check(filename string, src []byte) error {
 }
 
 func (u uiEngine) Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, call func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
-	return u.e.RunWith(ctx, filename, src, engine.RunOptions{Stdout: stdout, Stderr: stderr, WrapCall: call})
+	return u.e.RunWith(ctx, filename, src, engine.RunOptions{Face: "ui", Stdout: stdout, Stderr: stderr, WrapCall: call})
 }
 
 func (u uiEngine) Skills() *skills.Store { return u.e.Skills() }

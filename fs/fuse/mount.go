@@ -48,6 +48,9 @@ type Options struct {
 	// Search, when set, adds search/: reading search/<words> returns
 	// what Search gives for the words (search_nodes.go).
 	Search Searcher
+	// AuditFile, when set, is shown read only as audit/calls.jsonl: the
+	// log of tool calls, read from disk on every request.
+	AuditFile string
 }
 
 // Mounted is a mounted tree. Its methods are safe for concurrent use.
@@ -67,6 +70,9 @@ type Mounted struct {
 	search Searcher      // nil: no search/
 	stage  stage
 	bg     sync.WaitGroup // invalidations after a skill was saved
+
+	// auditFile is shown as audit/calls.jsonl; "" for no audit/.
+	auditFile string
 
 	// servers is the read-only connection serving servers/, mounted over
 	// the main one (servers_conn.go); nil when servers/ is served here.
@@ -99,6 +105,7 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 	}
 	m.tree.Store(initial)
 	m.root = &dirNode{m: m, path: "."}
+	m.auditFile = opts.AuditFile
 	if opts.Run != nil {
 		m.run = newRunState(opts.Run, logger)
 	}

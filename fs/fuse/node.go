@@ -64,6 +64,9 @@ func (d *dirNode) Lookup(ctx context.Context, name string, out *gofuse.EntryOut)
 	if d.path == "." && name == SearchDir && d.m.search != nil {
 		return d.m.lookupSearchDir(ctx, &d.Inode, out) // search_nodes.go
 	}
+	if d.path == "." && name == AuditDir && d.m.auditFile != "" {
+		return d.m.lookupAuditDir(ctx, &d.Inode, out) // audit_nodes.go
+	}
 	p := childPath(d.path, name)
 	child, errno := d.m.newNode(p)
 	if errno != 0 {
@@ -133,6 +136,9 @@ func (d *dirNode) Readdir(ctx context.Context) (fusefs.DirStream, syscall.Errno)
 	if d.path == "." && d.m.search != nil {
 		ino, _ := d.m.ids.dir(SearchDir, time.Time{})
 		list = append(list, gofuse.DirEntry{Name: SearchDir, Mode: syscall.S_IFDIR, Ino: ino})
+	}
+	if d.path == "." && d.m.auditFile != "" {
+		list = append(list, d.m.auditEntry())
 	}
 	return fusefs.NewListDirStream(list), 0
 }

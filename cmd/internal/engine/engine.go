@@ -10,6 +10,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/parser"
@@ -27,7 +28,9 @@ import (
 
 	"github.com/mcpfs/mcpfs/cache"
 	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/discovery/naming"
+	"github.com/mcpfs/mcpfs/discovery/trust"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
@@ -56,6 +59,12 @@ type Engine struct {
 	cacheWhy string
 
 	tree atomic.Pointer[mcpfs.Tree]
+
+	// trust filters and pins the catalog the tree shows and refuses
+	// denied calls; audit logs every call (nil when there is no place).
+	trust   *trust.View
+	audit   *audit.Log
+	treeGen uint64 // trust.Gen of the current tree; pubMu guards it
 
 	// search keeps the search index of the newest tree.
 	search search.Indexer
@@ -206,14 +215,17 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		Cache:          dc,
 		// An mcpfs started as one of the servers starts none of its own.
 		ServerEnv: map[string]string{ServedByEnv: ConfigName(cfg.Path)},
+		OAuthDir:  dirs.TrustDir("oauth"),
 	})
+	e.startTrust(dirs, cfg)
 	if st, err := dirs.OpenSkills(); err != nil {
 		log.Warn("skills are not available", "error", err)
 	} else {
 		e.skills = st
 		e.skillsKey, e.treeSkills = skillsState(st.List())
 	}
-	e.tree.Store(mcpfs.New(e.sup.Catalog(), mcpfs.Options{Skills: e.treeSkills}))
+	e.treeGen = e.trust.Gen()
+	e.tree.Store(mcpfs.New(e.trust.Apply(e.sup.Catalog()), mcpfs.Options{Skills: e.treeSkills}))
 	updates, stop := e.sup.Watch()
 	e.stopSup = stop
 	go func() {
@@ -323,6 +335,7 @@ func (e *Engine) watchConfig(ctx context.Context) {
 				e.mu.Unlock()
 				e.sup.Reconfigure(cfg)
 				e.applySettings(rs)
+				e.applyTrust(cfg)
 			},
 			func(err error) {
 				e.log.Warn("config file changed but is not valid; still using the last good one", "err", err)
@@ -353,10 +366,15 @@ func (e *Engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
 	e.pubMu.Lock()
 	defer e.pubMu.Unlock()
 	cur := e.tree.Load()
-	if cat.Version <= cur.Catalog().Version {
+	gen := e.trust.Gen()
+	if cat.Version <= cur.Catalog().Version && gen == e.treeGen {
 		return cur
 	}
-	t := mcpfs.New(cat, mcpfs.Options{Skills: e.treeSkills})
+	if cat.Version < cur.Catalog().Version {
+		cat = e.sup.Catalog() // a new policy or trust: the newest catalog
+	}
+	e.treeGen = gen
+	t := mcpfs.New(e.trust.Apply(cat), mcpfs.Options{Skills: e.treeSkills})
 	e.tree.Store(t)
 	e.notify(t)
 	return t
@@ -497,7 +515,7 @@ func (e *Engine) applySettings(rs *Settings) {
 // tools yet, Run first waits for it (at most the connect timeout); one
 // that failed with no tools known is an *UnavailableError.
 func (e *Engine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
-	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout})
+	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout, Face: FaceServe})
 }
 
 // MaxRuns is how many snippets one engine runs at once; more wait for a
@@ -512,6 +530,7 @@ type RunOptions struct {
 	Timeout  time.Duration   // zero: the settings' default
 	Strict   bool            // refuse unless every sandbox layer is in force
 	Progress func(exec.Call) // called after each tool call ends; may be nil
+	Face     string          // where the run comes from, for the audit log; "" is the CLI
 	// WrapCall, when set, wraps the function tool calls go through.
 	WrapCall func(exec.CallFunc) exec.CallFunc
 	// Stdout and Stderr, when set, receive the output as it comes.
@@ -521,7 +540,7 @@ type RunOptions struct {
 // runWithProgress is Run, calling progress (when not nil) after each tool
 // call of the snippet ends.
 func (e *Engine) RunWithProgress(ctx context.Context, filename string, src []byte, timeout time.Duration, progress func(exec.Call)) (*exec.Result, error) {
-	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout, Progress: progress})
+	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout, Progress: progress, Face: FaceMount})
 }
 
 // runWith is Run with per-run options.
@@ -577,7 +596,7 @@ func (e *Engine) RunWith(ctx context.Context, filename string, src []byte, ro Ru
 	if err != nil {
 		return nil, err
 	}
-	call := exec.CallFunc(e.sup.CallTool)
+	call := e.callFunc(cmp.Or(ro.Face, FaceCLI), newRunID())
 	if ro.WrapCall != nil {
 		call = ro.WrapCall(call)
 	}
@@ -722,6 +741,9 @@ func (e *Engine) Close() {
 		}
 		e.retired.Wait()
 		e.sup.Close()
+		if e.audit != nil {
+			e.audit.Close()
+		}
 	})
 }
 

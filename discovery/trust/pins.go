@@ -1,0 +1,145 @@
+package trust
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Pin is the definition of one tool as first listed, or as last trusted.
+type Pin struct {
+	// Hash is Hash of Def.
+	Hash string `json:"hash"`
+	// Def is the tool's tools/list object.
+	Def json.RawMessage `json:"def"`
+	// Pinned is when Def was pinned.
+	Pinned time.Time `json:"pinned"`
+	// New is set for a tool that a server already known listed later: it
+	// is shown marked new until trusted.
+	New bool `json:"new,omitempty"`
+}
+
+// serverPins are the pins of one server, as kept in <dir>/<server>.json.
+type serverPins struct {
+	Server string         `json:"server"`
+	Tools  map[string]Pin `json:"tools"`
+
+	// stamp is the file's modification time and size when read or
+	// written: another writer (a second engine, a --no-engine command)
+	// changes it.
+	stamp fileStamp
+}
+
+type fileStamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(fi os.FileInfo) fileStamp { return fileStamp{fi.ModTime(), fi.Size()} }
+
+// hashedKeys are the parts of a tool's definition that a pin covers:
+// what the tree shows of it and what the policy reads.
+var hashedKeys = []string{"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
+
+// Hash returns the hash of a tool's definition: SHA-256 over its name,
+// title, description, schemas and annotations, each in a canonical JSON
+// form (keys sorted), so that a server that reorders keys does not change
+// it. Other keys (_meta, icons) are not covered.
+func Hash(def json.RawMessage) string {
+	var obj map[string]any
+	if err := json.Unmarshal(def, &obj); err != nil {
+		sum := sha256.Sum256(def)
+		return hex.EncodeToString(sum[:])
+	}
+	part := map[string]any{}
+	for _, k := range hashedKeys {
+		if v, ok := obj[k]; ok {
+			part[k] = v
+		}
+	}
+	b, _ := json.Marshal(part)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// store keeps pins in a directory, one file per server; with no
+// directory they live as long as the process.
+type store struct {
+	dir     string
+	servers map[string]*serverPins // loaded or created, by server name
+}
+
+func (s *store) file(server string) string {
+	return filepath.Join(s.dir, server+".json")
+}
+
+// load returns the pins of server, nil when it was never pinned.
+func (s *store) load(server string) (*serverPins, error) {
+	sp, ok := s.servers[server]
+	if s.dir == "" {
+		return sp, nil
+	}
+	fi, err := os.Stat(s.file(server))
+	if ok && err == nil && stampOf(fi) == sp.stamp {
+		return sp, nil
+	}
+	data, err := os.ReadFile(s.file(server))
+	if os.IsNotExist(err) {
+		delete(s.servers, server)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read pins of %q: %w", server, err)
+	}
+	sp = &serverPins{}
+	if fi != nil {
+		sp.stamp = stampOf(fi)
+	}
+	if err := json.Unmarshal(data, sp); err != nil {
+		return nil, fmt.Errorf("read pins of %q: %s: %w (remove the file to pin the server's tools afresh)", server, s.file(server), err)
+	}
+	if sp.Tools == nil {
+		sp.Tools = map[string]Pin{}
+	}
+	s.servers[server] = sp
+	return sp, nil
+}
+
+// save writes the pins of server, 0600, replacing the file atomically.
+func (s *store) save(server string, sp *serverPins) error {
+	s.servers[server] = sp
+	if s.dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("save pins of %q: %w", server, err)
+	}
+	data, err := json.MarshalIndent(sp, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save pins of %q: %w", server, err)
+	}
+	tmp, err := os.CreateTemp(s.dir, "."+server+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("save pins of %q: %w", server, err)
+	}
+	_, werr := tmp.Write(append(data, '\n'))
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), s.file(server))
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("save pins of %q: %w", server, werr)
+	}
+	if fi, err := os.Stat(s.file(server)); err == nil {
+		sp.stamp = stampOf(fi)
+	}
+	return nil
+}

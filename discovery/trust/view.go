@@ -1,0 +1,344 @@
+package trust
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/policy"
+)
+
+// Marks put before the description of a tool the tree shows pinned or
+// new, so that its doc.go line and its file say so.
+const (
+	markChanged = "[CHANGED upstream; the pinned definition is shown: mcpfs diff %s] "
+	markNew     = "[NEW tool, not yet trusted: mcpfs diff %s] "
+)
+
+// View applies a policy and pins to catalogs. It is safe for concurrent
+// use.
+type View struct {
+	log *slog.Logger
+
+	mu     sync.Mutex
+	policy policy.Policy
+	pins   store
+	gen    uint64
+	hashes map[string]string // Hash by definition, as Apply sees the same ones again and again
+}
+
+// maxHashes bounds View.hashes; past it, the memo starts afresh.
+const maxHashes = 1 << 14
+
+// hash is Hash of def, remembered. v.mu is held.
+func (v *View) hash(def []byte) string {
+	if h, ok := v.hashes[string(def)]; ok {
+		return h
+	}
+	if len(v.hashes) >= maxHashes || v.hashes == nil {
+		v.hashes = map[string]string{}
+	}
+	h := Hash(def)
+	v.hashes[string(def)] = h
+	return h
+}
+
+// New returns a View with policy pol, keeping pins in dir (none kept
+// across processes when dir is empty). log may be nil.
+func New(dir string, pol policy.Policy, log *slog.Logger) *View {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &View{log: log, policy: pol, pins: store{dir: dir, servers: map[string]*serverPins{}}}
+}
+
+// Gen is a number that changes whenever the view would turn the same
+// catalog into another one: a new policy, a trusted tool.
+func (v *View) Gen() uint64 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.gen
+}
+
+// SetPolicy makes pol the policy; it reports whether it changed.
+func (v *View) SetPolicy(pol policy.Policy) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.policy.Equal(&pol) {
+		return false
+	}
+	v.policy = pol
+	v.gen++
+	return true
+}
+
+// Apply returns the catalog the tree shows for cat: the same servers and
+// version, each server's tools filtered by the policy and, where pinning
+// is on, each pinned tool that changed upstream replaced by its pinned
+// definition, marked. The first listing of a server pins its tools; a
+// tool it lists later is pinned and marked new.
+func (v *View) Apply(cat *discovery.Catalog) *discovery.Catalog {
+	if cat == nil {
+		return nil
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	out := &discovery.Catalog{Version: cat.Version, Servers: make([]discovery.ServerSnapshot, len(cat.Servers))}
+	for i, s := range cat.Servers {
+		out.Servers[i] = v.server(s)
+	}
+	return out
+}
+
+// server is Apply for one server. v.mu is held.
+func (v *View) server(s discovery.ServerSnapshot) discovery.ServerSnapshot {
+	shown := s.Tools
+	var pinned map[string]json.RawMessage
+	if v.policy.Pinning(s.Name, s.Key) {
+		shown, pinned = v.pin(s)
+	}
+	tools := make([]discovery.Tool, 0, len(shown))
+	for i, t := range shown {
+		pt := policy.Tool{Server: s.Name, ServerKey: s.Key, Name: t.Name, Raw: s.Tools[i].Raw}
+		if v.policy.Check(pt).Denied {
+			continue
+		}
+		if p, ok := pinned[t.Name]; ok {
+			pt.Raw = p
+			if v.policy.Check(pt).Denied {
+				continue
+			}
+		}
+		tools = append(tools, t)
+	}
+	s.Tools = tools
+	return s
+}
+
+// pin pins the tools of s not pinned yet and returns the tools to show
+// (in the order of s.Tools) and the pinned definitions that differ from
+// the live ones. v.mu is held.
+func (v *View) pin(s discovery.ServerSnapshot) ([]discovery.Tool, map[string]json.RawMessage) {
+	sp, err := v.pins.load(s.Name)
+	if err != nil {
+		v.log.Warn("tool definitions are not pinned", "server", s.Name, "error", err)
+		return s.Tools, nil
+	}
+	first := sp == nil
+	if first {
+		if len(s.Tools) == 0 {
+			return s.Tools, nil // nothing listed yet: not known
+		}
+		sp = &serverPins{Server: s.Key, Tools: map[string]Pin{}}
+	}
+	dirty := first
+	now := time.Now().UTC()
+	shown := make([]discovery.Tool, len(s.Tools))
+	var differ map[string]json.RawMessage
+	for i, t := range s.Tools {
+		shown[i] = t
+		h := v.hash(t.Raw)
+		p, ok := sp.Tools[t.Name]
+		switch {
+		case !ok:
+			sp.Tools[t.Name] = Pin{Hash: h, Def: t.Raw, Pinned: now, New: !first}
+			dirty = true
+			if !first {
+				shown[i].Raw = mark(t.Raw, fmt.Sprintf(markNew, s.Key))
+			}
+		case p.Hash != h:
+			shown[i].Raw = mark(p.Def, fmt.Sprintf(markChanged, s.Key))
+			if differ == nil {
+				differ = map[string]json.RawMessage{}
+			}
+			differ[t.Name] = p.Def
+		case p.New:
+			shown[i].Raw = mark(t.Raw, fmt.Sprintf(markNew, s.Key))
+		}
+	}
+	if dirty {
+		if err := v.pins.save(s.Name, sp); err != nil {
+			v.log.Warn("tool definitions pinned for this process only", "server", s.Name, "error", err)
+		}
+	}
+	return shown, differ
+}
+
+// mark returns def with text put before its description.
+func mark(def json.RawMessage, text string) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(def, &obj); err != nil || obj == nil {
+		return def
+	}
+	var desc string
+	if d, ok := obj["description"]; ok {
+		json.Unmarshal(d, &desc)
+	}
+	b, _ := json.Marshal(text + desc)
+	obj["description"] = b
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return def
+	}
+	return out
+}
+
+// CheckCall returns a *policy.DeniedError when the policy denies a call
+// of tool on server (its normalised name); cat is the live catalog. The
+// tool's annotations are read from its live listing and from its pinned
+// definition: either may deny.
+func (v *View) CheckCall(cat *discovery.Catalog, server, tool string) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	t := policy.Tool{Server: server, Name: tool}
+	var live json.RawMessage
+	if s, ok := cat.Server(server); ok {
+		t.ServerKey = s.Key
+		for _, lt := range s.Tools {
+			if lt.Name == tool {
+				live = lt.Raw
+				break
+			}
+		}
+	}
+	t.Raw = live
+	if err := v.policy.CheckCall(t); err != nil {
+		return err
+	}
+	if !v.policy.Pinning(t.Server, t.ServerKey) {
+		return nil
+	}
+	if sp, _ := v.pins.load(server); sp != nil {
+		if p, ok := sp.Tools[tool]; ok && p.Hash != v.hash(live) {
+			t.Raw = p.Def
+			return v.policy.CheckCall(t)
+		}
+	}
+	return nil
+}
+
+// Change is how one tool of a server differs from its pin.
+type Change struct {
+	Tool string
+	// Kind is "changed" (listed with another definition than pinned),
+	// "new" (pinned at a later listing, not trusted yet) or "removed"
+	// (pinned, no longer listed).
+	Kind   string
+	Pinned json.RawMessage // nil for new
+	Live   json.RawMessage // nil for removed
+}
+
+// Diff returns how the tools of server (normalised name or config name)
+// in the live catalog cat differ from their pins, sorted by tool.
+func (v *View) Diff(cat *discovery.Catalog, server string) ([]Change, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	s, sp, err := v.lookup(cat, server)
+	if err != nil || sp == nil {
+		return nil, err
+	}
+	var out []Change
+	listed := map[string]bool{}
+	for _, t := range s.Tools {
+		listed[t.Name] = true
+		p, ok := sp.Tools[t.Name]
+		switch {
+		case !ok:
+			out = append(out, Change{Tool: t.Name, Kind: "new", Live: t.Raw})
+		case p.Hash != Hash(t.Raw):
+			out = append(out, Change{Tool: t.Name, Kind: "changed", Pinned: p.Def, Live: t.Raw})
+		case p.New:
+			out = append(out, Change{Tool: t.Name, Kind: "new", Live: t.Raw})
+		}
+	}
+	if s.State == discovery.StateReady && !s.Stale {
+		for name, p := range sp.Tools {
+			if !listed[name] {
+				out = append(out, Change{Tool: name, Kind: "removed", Pinned: p.Def})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
+	return out, nil
+}
+
+// Trust pins the live definitions of tools of server (all its changed and
+// new tools when tools is empty; then pins of tools no longer listed are
+// dropped too) and returns the tools it accepted.
+func (v *View) Trust(cat *discovery.Catalog, server string, tools []string) ([]string, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	s, sp, err := v.lookup(cat, server)
+	if err != nil {
+		return nil, err
+	}
+	if sp == nil {
+		sp = &serverPins{Server: s.Key, Tools: map[string]Pin{}}
+	}
+	live := map[string]json.RawMessage{}
+	for _, t := range s.Tools {
+		live[t.Name] = t.Raw
+	}
+	for _, name := range tools {
+		if _, ok := live[name]; !ok {
+			var names []string
+			for _, t := range s.Tools {
+				names = append(names, t.Name)
+			}
+			return nil, fmt.Errorf("server %q lists no tool %q (tools: %s)", s.Key, name, strings.Join(names, ", "))
+		}
+	}
+	if len(tools) == 0 {
+		for name := range live {
+			tools = append(tools, name)
+		}
+		if s.State == discovery.StateReady && !s.Stale {
+			for name := range sp.Tools {
+				if _, ok := live[name]; !ok {
+					delete(sp.Tools, name)
+				}
+			}
+		}
+	}
+	slices.Sort(tools)
+	now := time.Now().UTC()
+	var accepted []string
+	for _, name := range tools {
+		h := Hash(live[name])
+		if p, ok := sp.Tools[name]; ok && p.Hash == h && !p.New {
+			continue
+		}
+		sp.Tools[name] = Pin{Hash: h, Def: live[name], Pinned: now}
+		accepted = append(accepted, name)
+	}
+	if err := v.pins.save(s.Name, sp); err != nil {
+		return nil, err
+	}
+	v.gen++
+	return accepted, nil
+}
+
+// lookup finds server in cat and loads its pins (nil when none). v.mu is
+// held.
+func (v *View) lookup(cat *discovery.Catalog, server string) (discovery.ServerSnapshot, *serverPins, error) {
+	for _, s := range cat.Servers {
+		if s.Name == server || s.Key == server {
+			if !v.policy.Pinning(s.Name, s.Key) {
+				return s, nil, fmt.Errorf("server %q: pinning is off in the config (mcpfs.tools pin false)", s.Key)
+			}
+			sp, err := v.pins.load(s.Name)
+			return s, sp, err
+		}
+	}
+	var names []string
+	for _, s := range cat.Servers {
+		names = append(names, s.Key)
+	}
+	return discovery.ServerSnapshot{}, nil, fmt.Errorf("no server %q in the config (servers: %s)", server, strings.Join(names, ", "))
+}
