@@ -172,3 +172,5 @@ func (u uiEngine) Run(ctx context.Context, filename string, src []byte, stdout, 
 }
 
 func (u uiEngine) Skills() *skills.Store { return u.e.Skills() }
+
+func (u uiEngine) AuditFile() string { return u.e.AuditFile() }

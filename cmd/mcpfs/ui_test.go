@@ -239,6 +239,12 @@ func TestUIInBrowser(t *testing.T) {
 		t.Errorf("calls: %q, want docs.list_documents", calls)
 	}
 	t.Logf("run: %s", text("#run-state"))
+	do("see the call in the audit log, from face ui",
+		chromedp.Poll[chromedp.Void](`document.getElementById("audit").textContent.includes("docs.list_documents")`, chromedp.WithPollingTimeout(20*time.Second)),
+	)
+	if a := text("#audit"); !strings.Contains(a, "ui") {
+		t.Errorf("audit panel %q, want the call made from the page (face ui)", a)
+	}
 
 	// Save it as a skill: it is listed.
 	do("save it as a skill and see it listed",

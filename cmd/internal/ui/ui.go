@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/skills"
@@ -47,6 +48,9 @@ type Engine interface {
 	Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, call func(exec.CallFunc) exec.CallFunc) (*exec.Result, error)
 	// Skills returns the skill store, nil when there is none.
 	Skills() *skills.Store
+	// AuditFile is the current file of the audit log of tool calls, ""
+	// when calls are not audited.
+	AuditFile() string
 }
 
 // Options configure a Server. Token is required.
@@ -86,7 +90,8 @@ type Server struct {
 	stop    func()
 
 	mu     sync.Mutex
-	runs   []*run // oldest first
+	runs   []*run         // oldest first
+	audit  []audit.Record // the tail of the audit log, oldest first
 	nextID int
 	wg     sync.WaitGroup
 }
@@ -129,6 +134,13 @@ func New(eng Engine, opts Options) (*Server, error) {
 	mux.HandleFunc("GET /api/skills/{name}/{version}", s.handleSkillVersion)
 	mux.HandleFunc("POST /api/skills/{name}/restore", s.handleRestore)
 	s.handler = &guard{token: []byte(opts.Token), next: securityHeaders(csp, mux)}
+	if p := eng.AuditFile(); p != "" {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.followAudit(p)
+		}()
+	}
 	s.stop = eng.Follow(func() {
 		s.events.publish("servers", s.servers())
 		s.events.publish("skills", s.skillList())
@@ -278,6 +290,8 @@ func (s *Server) state() map[string]any {
 		"runs":     runs,
 		"skillsOn": s.eng.Skills() != nil,
 		"tree":     tree,
+		"audit":    s.auditRecords(),
+		"auditOn":  s.eng.AuditFile() != "",
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	iofs "io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
@@ -31,8 +34,9 @@ const testToken = "test-token-0123456789"
 // part (streaming, history, events) is what is tested here; the real
 // engine runs in cmd/mcpfs's browser test.
 type testEngine struct {
-	tree   *mcpfs.Tree
-	skills *skills.Store
+	tree      *mcpfs.Tree
+	skills    *skills.Store
+	auditFile string
 
 	mu      sync.Mutex
 	changed []func()
@@ -64,6 +68,7 @@ func (e *testEngine) Servers() []discovery.ServerSnapshot { return e.tree.Catalo
 func (e *testEngine) Tree() iofs.FS                       { return e.tree }
 func (e *testEngine) Search(q string, n int) string       { return "search: " + q }
 func (e *testEngine) Skills() *skills.Store               { return e.skills }
+func (e *testEngine) AuditFile() string                   { return e.auditFile }
 
 func (e *testEngine) Follow(f func()) func() {
 	e.mu.Lock()
@@ -374,6 +379,82 @@ func TestOutputBatches(t *testing.T) {
 	if got.Len() != 10000 || events > 50 {
 		t.Errorf("%d output events carried %d bytes, want 10000 bytes in a few events", events, got.Len())
 	}
+}
+
+// TestAuditTail shows the tail of the audit log at first, then pushes the
+// records another process appends, complete lines only, and follows a
+// rotation.
+func TestAuditTail(t *testing.T) {
+	defer func(d time.Duration) { auditPoll = d }(auditPoll)
+	auditPoll = 10 * time.Millisecond
+	eng := newTestEngine(t)
+	eng.auditFile = filepath.Join(t.TempDir(), "calls.jsonl")
+	line := func(tool string) string {
+		b, _ := json.Marshal(audit.Record{Time: time.Now(), Face: "serve", Server: "notes", Tool: tool, Outcome: "ok", ResultBytes: 10})
+		return string(b) + "\n"
+	}
+	if err := os.WriteFile(eng.auditFile, []byte(line("first")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(eng, Options{Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ch, _ := s.events.subscribe()
+	defer s.events.unsubscribe(ch)
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s: the page has %+v", what, s.auditRecords())
+			}
+		}
+	}
+	tools := func() string {
+		var names []string
+		for _, r := range s.auditRecords() {
+			names = append(names, r.Tool)
+		}
+		return strings.Join(names, " ")
+	}
+	waitFor("the first record", func() bool { return tools() == "first" })
+
+	f, err := os.OpenFile(eng.auditFile, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := line("second")
+	f.WriteString(second[:10]) // half a line: not a record yet
+	time.Sleep(50 * time.Millisecond)
+	if got := tools(); got != "first" {
+		t.Errorf("after half a line the page has %q, want first only", got)
+	}
+	f.WriteString(second[10:])
+	f.Close()
+	waitFor("the second record", func() bool { return tools() == "first second" })
+	select {
+	case ev := <-ch:
+		if ev.name != "audit" || !strings.Contains(string(ev.data), `"tool":"second"`) {
+			t.Errorf("event %s %s, want audit with the second record", ev.name, ev.data)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no audit event")
+	}
+	// Rotation: a new, shorter file.
+	if err := os.WriteFile(eng.auditFile, []byte(line("third")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the record after the rotation", func() bool { return tools() == "first second third" })
+	// Rotation as the log does it: the file renamed, a new one started,
+	// here longer than what was read of the old one.
+	if err := os.Rename(eng.auditFile, eng.auditFile+".1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(eng.auditFile, []byte(line("fourth")+line("fifth")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the records of the new file", func() bool { return tools() == "first second third fourth fifth" })
 }
 
 // TestStopRun stops a run that would not end by itself.

@@ -293,6 +293,27 @@ function gistOf(src) {
   return "";
 }
 
+// ---- the audit log: every tool call, whichever face made it
+
+const audit = [];
+
+function renderAudit(recs, on) {
+  audit.push(...recs);
+  if (audit.length > 200) audit.splice(0, audit.length - 200);
+  const ul = $("audit");
+  ul.textContent = "";
+  if (!audit.length) ul.append(el("li", "muted", on === false ? "calls are not audited (no data dir)" : "no tool calls yet"));
+  for (let i = audit.length - 1; i >= 0; i--) {
+    const r = audit[i];
+    const li = el("li", r.outcome === "ok" ? "" : "bad");
+    li.append(el("span", "muted", new Date(r.time).toLocaleTimeString()), el("span", "badge", r.face || "cli"),
+      el("span", "call", r.server + "." + r.tool + (r.outcome === "ok" ? "" : " — " + r.outcome + (r.error ? ": " + r.error : ""))),
+      el("span", "num", r.durationMs.toFixed(1) + " ms"), el("span", "num", bytes(r.resultBytes)));
+    li.title = (r.run ? "run " + r.run + "; " : "") + "args " + bytes(r.argsBytes) + " " + r.argsHash;
+    ul.append(li);
+  }
+}
+
 // ---- servers
 
 function renderServers(list) {
@@ -502,6 +523,7 @@ function connect() {
   // what the stream has not sent yet.
   es.addEventListener("servers", (e) => { streamed.servers = true; renderServers(JSON.parse(e.data)); });
   es.addEventListener("skills", (e) => { streamed.skills = true; renderSkills(JSON.parse(e.data)); });
+  es.addEventListener("audit", (e) => renderAudit(JSON.parse(e.data)));
   for (const kind of ["output", "call", "run"]) {
     es.addEventListener(kind, (e) => runEvent(kind, JSON.parse(e.data)));
   }
@@ -520,6 +542,7 @@ async function load() {
   if (st.tree) renderTree(st.tree); else await browse("servers");
   for (const r of st.runs || []) runs.set(r.id, r);
   renderHistory();
+  renderAudit(st.audit || [], st.auditOn);
   if (!st.skillsOn) { $("save").disabled = true; $("save-msg").textContent = "skills are not available (no data dir)"; }
   document.body.dataset.ready = "1";
   window.mcpfsReadyAt = performance.now(); // from the start of navigation
