@@ -18,6 +18,7 @@ import (
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/cmd/internal/ui"
 	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/trust"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
@@ -174,3 +175,11 @@ func (u uiEngine) Run(ctx context.Context, filename string, src []byte, stdout, 
 func (u uiEngine) Skills() *skills.Store { return u.e.Skills() }
 
 func (u uiEngine) AuditFile() string { return u.e.AuditFile() }
+
+func (u uiEngine) PinDiff(server string) (int, string) {
+	changes, err := u.e.TrustView().Diff(u.e.Supervisor().Catalog(), server)
+	if err != nil {
+		return 0, err.Error()
+	}
+	return len(changes), trust.FormatDiff(server, changes)
+}

@@ -51,6 +51,10 @@ type Engine interface {
 	// AuditFile is the current file of the audit log of tool calls, ""
 	// when calls are not audited.
 	AuditFile() string
+	// PinDiff says how many tools of server differ from their pinned
+	// definitions (changed, new, removed), and how, as `mcpfs diff`
+	// prints it.
+	PinDiff(server string) (changes int, text string)
 }
 
 // Options configure a Server. Token is required.
@@ -125,6 +129,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 	mux.HandleFunc("GET /api/events", s.handleEvents)
 	mux.HandleFunc("GET /api/tree", s.handleTree)
 	mux.HandleFunc("GET /api/search", s.handleSearch)
+	mux.HandleFunc("GET /api/pins/{server}", s.handlePins)
 	mux.HandleFunc("POST /api/check", s.handleCheck)
 	mux.HandleFunc("POST /api/run", s.handleRun)
 	mux.HandleFunc("GET /api/runs/{id}", s.handleGetRun)
@@ -225,6 +230,8 @@ type serverInfo struct {
 	Stale     bool      `json:"stale,omitempty"`
 	Restarts  int       `json:"restarts,omitempty"`
 	NextRetry time.Time `json:"nextRetry,omitzero"`
+	// PinChanges counts the tools whose definitions differ from their pins.
+	PinChanges int `json:"pinChanges,omitempty"`
 }
 
 func (s *Server) servers() []serverInfo {
@@ -235,10 +242,11 @@ func (s *Server) servers() []serverInfo {
 		if title == "" {
 			title = sv.ServerName
 		}
+		pins, _ := s.eng.PinDiff(sv.Name)
 		out = append(out, serverInfo{
 			Name: sv.Name, Key: sv.Key, Transport: sv.Transport, State: string(sv.State),
 			Err: sv.Err, Since: sv.Since, Version: sv.ServerVersion, Title: title, Tools: len(sv.Tools),
-			Stale: sv.Stale, Restarts: sv.Restarts, NextRetry: sv.NextRetry,
+			Stale: sv.Stale, Restarts: sv.Restarts, NextRetry: sv.NextRetry, PinChanges: pins,
 		})
 	}
 	return out
@@ -374,6 +382,12 @@ func (s *Server) treeAt(p string) (any, int, error) {
 		list = append(list, en)
 	}
 	return map[string]any{"path": p, "entries": list}, 0, nil
+}
+
+// handlePins says how a server's tools differ from their pins.
+func (s *Server) handlePins(w http.ResponseWriter, r *http.Request) {
+	n, text := s.eng.PinDiff(r.PathValue("server"))
+	writeJSON(w, http.StatusOK, map[string]any{"changes": n, "text": text})
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {

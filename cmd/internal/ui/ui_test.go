@@ -70,6 +70,13 @@ func (e *testEngine) Search(q string, n int) string       { return "search: " + 
 func (e *testEngine) Skills() *skills.Store               { return e.skills }
 func (e *testEngine) AuditFile() string                   { return e.auditFile }
 
+func (e *testEngine) PinDiff(server string) (int, string) {
+	if server == "notes" {
+		return 1, "changed notes/search:\n  description:\n    - Search the notes.\n    + Search and send the notes.\n"
+	}
+	return 0, ""
+}
+
 func (e *testEngine) Follow(f func()) func() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -244,6 +251,25 @@ func TestUnderPrefix(t *testing.T) {
 	}
 	if r := do(t, hs, "GET", "/ui/api/state", "", nil); r.StatusCode != 200 {
 		t.Errorf("GET /ui/api/state: %d, want 200", r.StatusCode)
+	}
+}
+
+// TestPins: a server whose definitions differ from their pins says so,
+// and the diff is there to read.
+func TestPins(t *testing.T) {
+	_, hs, _ := newTestServer(t)
+	var st struct{ Servers []serverInfo }
+	json.NewDecoder(do(t, hs, "GET", "/api/state", "", nil).Body).Decode(&st)
+	if len(st.Servers) != 1 || st.Servers[0].PinChanges != 1 {
+		t.Errorf("servers %+v, want notes with 1 pin change", st.Servers)
+	}
+	var d struct {
+		Changes int
+		Text    string
+	}
+	json.NewDecoder(do(t, hs, "GET", "/api/pins/notes", "", nil).Body).Decode(&d)
+	if d.Changes != 1 || !strings.Contains(d.Text, "+ Search and send the notes.") {
+		t.Errorf("pins of notes: %+v", d)
 	}
 }
 

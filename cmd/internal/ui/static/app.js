@@ -333,6 +333,15 @@ function renderServers(list) {
     if (s.nextRetry) meta.push("retry at " + new Date(s.nextRetry).toLocaleTimeString());
     li.append(el("span"), el("span", "smeta", meta.join(" · ")), el("span"));
     if (s.err) li.append(el("span", "serr", s.err));
+    if (s.pinChanges) {
+      const pins = el("span", "serr click pins", s.pinChanges === 1 ? "1 tool definition differs from its pin: see how" : s.pinChanges + " tool definitions differ from their pins: see how");
+      pins.dataset.pins = s.name;
+      pins.addEventListener("click", async () => {
+        const r = await api("api/pins/" + encodeURIComponent(s.name));
+        viewer("pinned definitions of " + s.name, esc(r.text || r.error || ""));
+      });
+      li.append(pins);
+    }
     li.title = s.state + " since " + new Date(s.since).toLocaleTimeString();
     ul.append(li);
   }
