@@ -31,8 +31,8 @@ type proc struct {
 	state  *os.ProcessState
 }
 
-// netnsState remembers whether new network namespaces can be made here:
-// 0 unknown, 1 yes, 2 no; netnsErr says why not.
+// netnsState remembers whether new namespaces (network, PID, IPC, UTS)
+// can be made here: 0 unknown, 1 yes, 2 no; netnsErr says why not.
 var (
 	netnsState atomic.Int32
 	netnsErr   atomic.Value // string
@@ -65,19 +65,35 @@ func (r *Runner) startProc() (*proc, error) {
 		p.close()
 		return nil, err
 	}
-	p.layers = append(p.layers, r.netnsLayer(useNetNS && netnsState.Load() != 2))
+	p.layers = append(p.layers, r.nsLayers(useNetNS && netnsState.Load() != 2)...)
 	return p, nil
 }
 
-func (r *Runner) netnsLayer(active bool) sandbox.Layer {
+// nsLayers reports the namespaces spawn made for a worker.
+func (r *Runner) nsLayers(active bool) []sandbox.Layer {
 	if active {
-		return sandbox.Layer{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"}
+		pid := sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and sees no other process"}
+		if withCgo {
+			pid = sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "this binary is built with cgo, whose libpsx (used to apply Landlock to every thread) walks /proc/<pid>/task " +
+				"and hangs in a PID namespace without its own /proc: build with CGO_ENABLED=0 to have one; seccomp denies signals, ptrace and scheduler calls on other processes"}
+		}
+		return []sandbox.Layer{
+			{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"},
+			pid,
+			{Name: sandbox.LayerIPCNS, Active: true, Detail: "its own IPC namespace: no SysV shared memory, semaphores or queues of the host"},
+			{Name: sandbox.LayerUTSNS, Active: true, Detail: "its own UTS namespace: a host name change stays inside it"},
+		}
 	}
 	why, _ := netnsErr.Load().(string)
 	if why == "" {
 		why = "unavailable"
 	}
-	return sandbox.Layer{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"}
+	return []sandbox.Layer{
+		{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"},
+		{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"},
+		{Name: sandbox.LayerIPCNS, Detail: "no IPC namespace (" + why + "); seccomp denies SysV IPC and POSIX queues"},
+		{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"},
+	}
 }
 
 func (r *Runner) spawn(netns bool) (*proc, error) {
@@ -113,12 +129,15 @@ func (r *Runner) spawn(netns bool) (*proc, error) {
 	cmd.Dir = "/"
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{childEnd} // fd 3
-	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: r.opts.User}
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if netns {
-		attr.Cloneflags = syscall.CLONE_NEWNET
+		attr.Cloneflags = syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+		if !withCgo {
+			attr.Cloneflags |= syscall.CLONE_NEWPID
+		}
 		if os.Geteuid() != 0 {
 			// An unprivileged user needs a user namespace to own the new
-			// network namespace; map the user to itself.
+			// namespaces; map the user to itself.
 			attr.Cloneflags |= syscall.CLONE_NEWUSER
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}

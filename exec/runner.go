@@ -57,8 +57,12 @@ type Options struct {
 	MaxConcurrentCalls int
 	// Strict refuses to run snippets unless every sandbox layer is active.
 	Strict bool
-	// User runs workers as another user (for example nobody, when mcpfs
-	// runs as root). Nil keeps the current user.
+	// User is the user a worker switches to, with no capabilities, when
+	// mcpfs runs as root: the worker starts as root, then drops to it
+	// before it reads its job (sandbox.DropPrivileges). Nil means nobody
+	// (65534:65534); a Uid or Gid of 0 is refused. Ignored when mcpfs does
+	// not run as root: workers then run as its own user, with no
+	// capabilities.
 	User *syscall.Credential
 	// Executable is the program to start as a worker. Default
 	// /proc/self/exe: this program, whose main must call worker.IsWorker
@@ -223,7 +227,12 @@ func NewRunner(opts Options) *Runner {
 		cfg: worker.Config{
 			Limits:   sandbox.Limits{Memory: opts.Memory, CPUSeconds: cpu},
 			MaxStack: int(min(256<<20, opts.Memory/4)),
+			UID:      sandbox.Nobody,
+			GID:      sandbox.Nobody,
 		},
+	}
+	if u := opts.User; u != nil {
+		r.cfg.UID, r.cfg.GID = int(u.Uid), int(u.Gid)
 	}
 	r.refill()
 	return r

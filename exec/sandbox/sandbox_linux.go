@@ -18,13 +18,15 @@ import (
 )
 
 // Apply confines the calling process, in this order: resource limits,
-// Landlock, seccomp. Each step is best effort; the result says which took
-// hold. It must run before any untrusted code and after everything that
-// needs files (time zone data, /proc) has been read.
-func Apply(lim Limits) []Layer {
+// the switch from root to uid and gid (see DropPrivileges), Landlock,
+// seccomp. Each step is best effort; the result says which took hold. It
+// must run before any untrusted code and after everything that needs files
+// (time zone data, /proc) has been read; call CloseInherited before it.
+func Apply(lim Limits, uid, gid int) []Layer {
 	lim = lim.withDefaults()
 	return []Layer{
 		applyRlimits(lim),
+		DropPrivileges(uid, gid),
 		applyLandlock(),
 		applySeccomp(),
 	}
@@ -134,6 +136,27 @@ var denied = []string{
 	"quotactl", "syslog", "iopl", "ioperm", "lookup_dcookie", "vhangup", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
 	// raising its own limits back
 	"setrlimit",
+	// file metadata: modes, owners, extended attributes, times (Landlock
+	// does not cover all of them on every ABI)
+	"chmod", "fchmod", "fchmodat", "fchmodat2",
+	"chown", "fchown", "lchown", "fchownat",
+	"setxattr", "lsetxattr", "fsetxattr", "setxattrat",
+	"removexattr", "lremovexattr", "fremovexattr", "removexattrat",
+	"getxattr", "lgetxattr", "fgetxattr", "getxattrat",
+	"listxattr", "llistxattr", "flistxattr", "listxattrat",
+	"utime", "utimes", "utimensat", "futimesat",
+	// the host's identity
+	"sethostname", "setdomainname",
+	// SysV IPC and POSIX message queues: memory and queues of other processes
+	"shmget", "shmat", "shmdt", "shmctl",
+	"semget", "semop", "semtimedop", "semctl",
+	"msgget", "msgsnd", "msgrcv", "msgctl",
+	"mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+	// watching other files and file systems
+	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+	"fanotify_init", "fanotify_mark",
+	// priorities and memory placement (of others or its own: never needed)
+	"setpriority", "ioprio_set", "migrate_pages", "move_pages", "set_mempolicy_home_node",
 }
 
 func applySeccomp() Layer {
@@ -155,6 +178,7 @@ func applySeccomp() Layer {
 		return seccomp.NameWithConditions{Name: name, Conditions: c}
 	}
 	notSelf := seccomp.Condition{Argument: 0, Operation: seccomp.NotEqual, Value: pid}
+	notCaller := seccomp.Condition{Argument: 0, Operation: seccomp.NotEqual, Value: 0}
 	groups := []seccomp.SyscallGroup{
 		{Action: seccomp.ActionErrno, Names: names},
 		{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{
@@ -167,6 +191,11 @@ func applySeccomp() Layer {
 			cond("rt_tgsigqueueinfo", notSelf),
 			// prlimit64 that sets a limit (reading one is fine)
 			cond("prlimit64", seccomp.Condition{Argument: 2, Operation: seccomp.NotEqual, Value: 0}),
+			// scheduler settings of any thread but the calling one (pid 0)
+			cond("sched_setscheduler", notCaller),
+			cond("sched_setparam", notCaller),
+			cond("sched_setaffinity", notCaller),
+			cond("sched_setattr", notCaller),
 		}},
 	}
 	if _, ok := info.SyscallNames["clone3"]; ok {
@@ -181,5 +210,6 @@ func applySeccomp() Layer {
 	if err := seccomp.LoadFilter(filter); err != nil {
 		return Layer{Name: LayerSeccomp, Detail: err.Error()}
 	}
-	return Layer{Name: LayerSeccomp, Active: true, Detail: "no exec, fork, ptrace, sockets, mounts, namespaces, bpf, io_uring, signals to other processes or raised limits"}
+	return Layer{Name: LayerSeccomp, Active: true, Detail: "no exec, fork, ptrace, sockets, mounts, namespaces, bpf, io_uring, signals to other processes, raised limits, " +
+		"chmod/chown/xattr/utime, sethostname, SysV IPC, inotify/fanotify, setpriority or scheduler calls on other threads"}
 }

@@ -36,6 +36,10 @@ const ControlFD = 3
 // Config is what the parent tells a worker on its command line.
 type Config struct {
 	Limits sandbox.Limits `json:"limits"`
+	// UID and GID are the user and group a worker started as root
+	// switches to before it runs anything (sandbox.DropPrivileges).
+	UID int `json:"uid,omitempty"`
+	GID int `json:"gid,omitempty"`
 	// MaxStack bounds one goroutine's stack in bytes (deep recursion).
 	MaxStack int `json:"max_stack,omitempty"`
 }
@@ -67,6 +71,9 @@ const (
 // Main runs the worker and returns its exit status. Call it only when
 // IsWorker is true.
 func Main() int {
+	// Before anything else: descriptors mcpfs inherited without
+	// close-on-exec must not reach the snippet.
+	fds := sandbox.CloseInherited(ControlFD)
 	var cfg Config
 	if err := json.Unmarshal([]byte(os.Args[2]), &cfg); err != nil {
 		fmt.Fprintf(os.Stderr, "mcpfs worker: bad configuration %q: %v\n", os.Args[2], err)
@@ -93,7 +100,7 @@ func Main() int {
 	if cfg.MaxStack > 0 {
 		debug.SetMaxStack(cfg.MaxStack)
 	}
-	layers := sandbox.Apply(cfg.Limits)
+	layers := append([]sandbox.Layer{fds}, sandbox.Apply(cfg.Limits, cfg.UID, cfg.GID)...)
 
 	// The interpreter with its standard library is ready before the job
 	// arrives: that is most of a short run's start-up.
