@@ -52,9 +52,17 @@ type Options struct {
 	// PoolSize is how many sandboxed workers wait, started, for a job.
 	// Default 1; negative means none (every run starts its own).
 	PoolSize int
-	// MaxConcurrentCalls bounds the tool calls one run has in flight.
-	// Default 16.
+	// MaxConcurrentCalls bounds the tool calls one run has in flight to
+	// one server; each server has its own slots, so a server that does
+	// not answer never holds up calls to another. Default 16.
 	MaxConcurrentCalls int
+	// MaxRunMemory bounds what the parent holds on one run's behalf: the
+	// arguments of the calls it has read and the results it has not sent
+	// back yet. When it is reached the parent stops reading the run's
+	// calls until some end (the snippet's calls wait); calls to a server
+	// that holds a quarter of it already fail at once. Output is bounded
+	// apart (MaxOutput). Default 128 MiB.
+	MaxRunMemory int64
 	// Strict refuses to run snippets unless every sandbox layer is active.
 	Strict bool
 	// User is the user a worker switches to, with no capabilities, when
@@ -79,6 +87,7 @@ const (
 	DefaultMaxOutputFile      = 256 << 20
 	DefaultPoolSize           = 1
 	DefaultMaxConcurrentCalls = 16
+	DefaultMaxRunMemory       = 128 << 20
 )
 
 func (o Options) withDefaults() Options {
@@ -108,6 +117,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxConcurrentCalls <= 0 {
 		o.MaxConcurrentCalls = DefaultMaxConcurrentCalls
+	}
+	if o.MaxRunMemory <= 0 {
+		o.MaxRunMemory = DefaultMaxRunMemory
 	}
 	if o.Executable == "" {
 		o.Executable = "/proc/self/exe"
@@ -227,8 +239,12 @@ func NewRunner(opts Options) *Runner {
 		cfg: worker.Config{
 			Limits:   sandbox.Limits{Memory: opts.Memory, CPUSeconds: cpu},
 			MaxStack: int(min(256<<20, opts.Memory/4)),
-			UID:      sandbox.Nobody,
-			GID:      sandbox.Nobody,
+			// The worker holds calls beyond a server's slots or its
+			// share of the run's budget (see budget).
+			CallSlots:   opts.MaxConcurrentCalls,
+			ServerBytes: newBudget(opts.MaxRunMemory).serverShare(),
+			UID:         sandbox.Nobody,
+			GID:         sandbox.Nobody,
 		},
 	}
 	if u := opts.User; u != nil {

@@ -40,6 +40,11 @@ type Config struct {
 	// switches to before it runs anything (sandbox.DropPrivileges).
 	UID int `json:"uid,omitempty"`
 	GID int `json:"gid,omitempty"`
+	// CallSlots bounds the calls in flight to one server, and ServerBytes
+	// their bytes (CallCharge): the parent refuses calls beyond either, so
+	// the worker holds them until there is room. Zero: no limit.
+	CallSlots   int   `json:"call_slots,omitempty"`
+	ServerBytes int64 `json:"server_bytes,omitempty"`
 	// MaxStack bounds one goroutine's stack in bytes (deep recursion).
 	MaxStack int `json:"max_stack,omitempty"`
 }
@@ -104,7 +109,9 @@ func Main() int {
 
 	// The interpreter with its standard library is ready before the job
 	// arrives: that is most of a short run's start-up.
-	mcp.Transport = newBridge(conn, ctl.SetReadDeadline, os.Exit).Call
+	br := newBridge(conn, ctl.SetReadDeadline, os.Exit)
+	br.flow = newFlow(cfg.CallSlots, cfg.ServerBytes)
+	mcp.Transport = br.Call
 	files := &jobFS{}
 	prepared, prepErr := newInterp(files, false)
 
