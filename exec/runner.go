@@ -7,9 +7,7 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"log/slog"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -46,8 +44,14 @@ type Options struct {
 	MaxOutput int
 	// MaxOutputFile caps the saved file of one stream. Default 256 MiB.
 	MaxOutputFile int64
-	// OutputDir holds the saved output of long runs. Default
-	// <temp dir>/mcpfs-output.
+	// OutputDir holds the saved output of long runs: an absolute path to
+	// a directory of the user's own, such as <data dir>/output (created
+	// 0700 when missing; narrowed to 0700 when looser). Never a shared
+	// folder such as /tmp/mcpfs-output: a directory another user owns, a
+	// symlink or a relative path is refused, and so is "": long output is
+	// then cut without being saved, and the cut says why. The saved files
+	// of all runs in this process stay within 1 GiB and 64 files at every
+	// moment (see CheckOutputDir).
 	OutputDir string
 	// PoolSize is how many sandboxed workers wait, started, for a job.
 	// Default 1; negative means none (every run starts its own).
@@ -108,9 +112,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxOutputFile <= 0 {
 		o.MaxOutputFile = DefaultMaxOutputFile
-	}
-	if o.OutputDir == "" {
-		o.OutputDir = filepath.Join(os.TempDir(), "mcpfs-output")
 	}
 	if o.PoolSize == 0 {
 		o.PoolSize = DefaultPoolSize
