@@ -3,7 +3,7 @@
 package sandbox
 
 // Apply reports every layer as unavailable: the sandbox needs Linux.
-func Apply(lim Limits, uid, gid int) []Layer {
+func Apply(lim Limits, uid, gid int, skip ...string) []Layer {
 	const why = "needs Linux"
 	return []Layer{
 		{Name: LayerRlimits, Detail: why},
