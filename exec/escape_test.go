@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -274,6 +275,9 @@ func main() {
 	}
 	out := string(res.Stdout)
 	t.Logf("the worker's descriptors:\n%s", out)
+	for _, l := range res.Layers {
+		t.Logf("layer %v", l)
+	}
 	if strings.Contains(out, "the secret") {
 		t.Fatalf("the worker read the parent's descriptor %d:\n%s", fd, out)
 	}
@@ -291,5 +295,64 @@ func main() {
 		if l.Name == sandbox.LayerFDs && (!l.Active || !strings.Contains(l.Detail, secret)) {
 			t.Errorf("layer %v: want it active and naming the descriptor it closed", l)
 		}
+	}
+}
+
+// TestUnprivilegedParent runs the escape corpus, the descriptor test and
+// the file routes again with mcpfs itself (this test binary) started as
+// the user nobody: workers then run as nobody in a user namespace of their
+// own where the kernel gives one, and every refusal must hold the same.
+func TestUnprivilegedParent(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to start the tests as another user")
+	}
+	if os.Getenv("MCPFS_TEST_AS_NOBODY") != "" {
+		t.Skip("already the unprivileged run")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "mcpfs-parent-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for d := dir; d != "/"; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm()&0o001 == 0 {
+			t.Skipf("user nobody cannot reach %s: a private temp dir", d)
+		}
+	}
+	bin, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyExe := filepath.Join(dir, "exec.test")
+	if err := os.WriteFile(copyExe, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chown(tmp, 65534, 65534)
+	cmd := osexec.Command(copyExe, "-test.run", "^(TestEscapes|TestInheritedDescriptors|TestFileRoutes)$", "-test.v", "-test.count=1")
+	cmd.Env = []string{"MCPFS_TEST_AS_NOBODY=1", "TMPDIR=" + tmp, "HOME=" + tmp, "PATH=/usr/bin:/bin"}
+	cmd.Dir = tmp
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the tests as nobody failed: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "--- ") && !strings.Contains(line, "/") || strings.Contains(l, ": layer ") {
+			t.Log(strings.TrimSpace(line))
+		}
+	}
+	if !strings.Contains(string(out), "--- PASS: TestEscapes") {
+		t.Fatalf("the corpus did not run as nobody:\n%s", out)
 	}
 }
