@@ -13,7 +13,6 @@ require (
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/traefik/yaegi v0.16.1
 	golang.org/x/sys v0.49.0
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78
 )
 
 require (
@@ -40,4 +39,5 @@ require (
 	golang.org/x/text v0.26.0 // indirect
 	golang.org/x/tools v0.33.0 // indirect
 	google.golang.org/protobuf v1.36.7 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
