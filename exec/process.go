@@ -41,28 +41,19 @@ var (
 // readyTimeout bounds a worker's start-up: exec, runtime start, sandbox.
 const readyTimeout = 15 * time.Second
 
-// pidnsState is netnsState for the PID namespace, which needs a /proc of
-// its own mounted in the worker (see worker.Config.MountProc); pidnsErr
-// says why it cannot be had.
-var (
-	pidnsState atomic.Int32
-	pidnsErr   atomic.Value // string
-)
-
 // startProc starts a worker and waits until it reports ready.
 func (r *Runner) startProc() (*proc, error) {
-	ns := netnsState.Load() != 2
-	pid := ns && pidnsState.Load() != 2
-	p, err := r.spawn(ns, pid)
-	if err != nil && ns && netnsState.Load() == 0 {
+	useNetNS := netnsState.Load() != 2
+	p, err := r.spawn(useNetNS)
+	if err != nil && useNetNS && netnsState.Load() == 0 {
 		// Unprivileged users often cannot make namespaces (AppArmor,
 		// sysctls): start without one and remember.
-		if p2, err2 := r.spawn(false, false); err2 == nil {
+		if p2, err2 := r.spawn(false); err2 == nil {
 			netnsState.Store(2)
 			netnsErr.Store(err.Error())
-			p, err, ns, pid = p2, nil, false, false
+			p, err = p2, nil
 		}
-	} else if err == nil && ns {
+	} else if err == nil && useNetNS {
 		netnsState.CompareAndSwap(0, 1)
 	}
 	if err != nil {
@@ -72,62 +63,40 @@ func (r *Runner) startProc() (*proc, error) {
 		p.kill()
 		p.wait()
 		p.close()
-		if !pid || pidnsState.Load() != 0 {
-			return nil, err
-		}
-		// The worker could not mount its /proc in the PID namespace:
-		// start without one and remember.
-		p2, err2 := r.spawn(ns, false)
-		if err2 != nil {
-			return nil, err
-		}
-		if err2 := p2.awaitReady(); err2 != nil {
-			p2.kill()
-			p2.wait()
-			p2.close()
-			return nil, err
-		}
-		pidnsState.Store(2)
-		pidnsErr.Store(err.Error())
-		p, pid = p2, false
-	} else if pid {
-		pidnsState.CompareAndSwap(0, 1)
+		return nil, err
 	}
-	p.layers = append(p.layers, r.nsLayers(ns, pid)...)
+	p.layers = append(p.layers, r.nsLayers(useNetNS && netnsState.Load() != 2)...)
 	return p, nil
 }
 
 // nsLayers reports the namespaces spawn made for a worker.
-func (r *Runner) nsLayers(ns, pid bool) []sandbox.Layer {
+func (r *Runner) nsLayers(active bool) []sandbox.Layer {
+	if active {
+		pid := sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and sees no other process"}
+		if withCgo {
+			pid = sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "this binary is built with cgo, whose libpsx (used to apply Landlock to every thread) walks /proc/<pid>/task " +
+				"and hangs in a PID namespace without its own /proc: build with CGO_ENABLED=0 to have one; seccomp denies signals, ptrace and scheduler calls on other processes"}
+		}
+		return []sandbox.Layer{
+			{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"},
+			pid,
+			{Name: sandbox.LayerIPCNS, Active: true, Detail: "its own IPC namespace: no SysV shared memory, semaphores or queues of the host"},
+			{Name: sandbox.LayerUTSNS, Active: true, Detail: "its own UTS namespace: a host name change stays inside it"},
+		}
+	}
 	why, _ := netnsErr.Load().(string)
 	if why == "" {
 		why = "unavailable"
 	}
-	if !ns {
-		return []sandbox.Layer{
-			{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"},
-			{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"},
-			{Name: sandbox.LayerIPCNS, Detail: "no IPC namespace (" + why + "); seccomp denies SysV IPC and POSIX queues"},
-			{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"},
-		}
-	}
-	pidLayer := sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace with its own /proc: the worker is pid 1 and sees no other process"}
-	if !pid {
-		why, _ := pidnsErr.Load().(string)
-		pidLayer = sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (the worker could not mount its /proc: " + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"}
-	}
 	return []sandbox.Layer{
-		{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"},
-		pidLayer,
-		{Name: sandbox.LayerIPCNS, Active: true, Detail: "its own IPC namespace: no SysV shared memory, semaphores or queues of the host"},
-		{Name: sandbox.LayerUTSNS, Active: true, Detail: "its own UTS namespace: a host name change stays inside it"},
+		{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"},
+		{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"},
+		{Name: sandbox.LayerIPCNS, Detail: "no IPC namespace (" + why + "); seccomp denies SysV IPC and POSIX queues"},
+		{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"},
 	}
 }
 
-// spawn starts a worker: in new network, IPC and UTS namespaces when ns,
-// and in new PID and mount namespaces when pid too (the worker mounts its
-// own /proc there, which go-landlock's libpsx needs in a cgo build).
-func (r *Runner) spawn(ns, pid bool) (*proc, error) {
+func (r *Runner) spawn(netns bool) (*proc, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("start snippet worker: socketpair: %w", err)
@@ -155,38 +124,27 @@ func (r *Runner) spawn(ns, pid bool) (*proc, error) {
 		outW.Close()
 		return nil, fmt.Errorf("start snippet worker: pipe: %w", err)
 	}
-	cfg := r.cfg
-	cfg.MountProc = pid
-	cmd := osexec.Command(r.exe)
+	cmd := osexec.Command(r.exe, worker.Args(r.cfg)...)
 	cmd.Env = []string{worker.EnvMarker + "=1"}
 	cmd.Dir = "/"
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{childEnd} // fd 3
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if ns {
+	if netns {
 		attr.Cloneflags = syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
-		if pid {
-			attr.Cloneflags |= syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
+		if !withCgo {
+			attr.Cloneflags |= syscall.CLONE_NEWPID
 		}
 		if os.Geteuid() != 0 {
 			// An unprivileged user needs a user namespace to own the new
 			// namespaces; map the user to itself.
 			attr.Cloneflags |= syscall.CLONE_NEWUSER
-			inside, insideGid := os.Geteuid(), os.Getegid()
-			if pid {
-				// Root of the user namespace, so that the worker keeps the
-				// capabilities it needs to mount its /proc across exec; it
-				// drops them all before it reads its job.
-				inside, insideGid = 0, 0
-				cfg.UID, cfg.GID = -1, -1
-			}
-			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: inside, HostID: os.Geteuid(), Size: 1}}
-			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: insideGid, HostID: os.Getegid(), Size: 1}}
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
 			attr.GidMappingsEnableSetgroups = false
 		}
 	}
 	cmd.SysProcAttr = attr
-	cmd.Args = append([]string{r.exe}, worker.Args(cfg)...)
 	err = cmd.Start()
 	childEnd.Close()
 	outW.Close()

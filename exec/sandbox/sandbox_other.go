@@ -2,8 +2,6 @@
 
 package sandbox
 
-import "errors"
-
 // Apply reports every layer as unavailable: the sandbox needs Linux.
 func Apply(lim Limits, uid, gid int, skip ...string) []Layer {
 	const why = "needs Linux"
@@ -17,6 +15,3 @@ func Apply(lim Limits, uid, gid int, skip ...string) []Layer {
 
 // CloseInherited reports the layer as unavailable: it needs Linux.
 func CloseInherited(keep ...int) Layer { return Layer{Name: LayerFDs, Detail: "needs Linux"} }
-
-// MountProc fails: it needs Linux.
-func MountProc() error { return errors.New("mounting /proc needs Linux") }

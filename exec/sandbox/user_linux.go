@@ -3,10 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"os"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
-	"kernel.org/pub/linux/libs/security/libcap/psx"
 )
 
 // DropPrivileges makes a process that runs as root run as uid and gid with
@@ -14,20 +12,7 @@ import (
 // bounding set and the ambient set, then switches every thread's user and
 // group ids, which clears the permitted and effective sets. A process that
 // is not root has nothing to drop and reports what it runs as.
-//
-// A uid below 0 keeps the user and drops only the capabilities: for a
-// worker that is root of a user namespace mapping root to the user who
-// started mcpfs.
 func DropPrivileges(uid, gid int) Layer {
-	if uid < 0 {
-		if err := dropCaps(); err != nil {
-			return Layer{Name: LayerUser, Detail: err.Error()}
-		}
-		if caps, err := effectiveCaps(); err != nil || caps != 0 {
-			return Layer{Name: LayerUser, Detail: fmt.Sprintf("still holds capabilities %#x (%v)", caps, err)}
-		}
-		return Layer{Name: LayerUser, Active: true, Detail: "the user who started mcpfs (uid 0 of its own user namespace, mapped to that user), no capabilities (bounding set empty)"}
-	}
 	if os.Geteuid() != 0 {
 		if err := dropAmbient(); err != nil {
 			return Layer{Name: LayerUser, Detail: err.Error()}
@@ -42,8 +27,10 @@ func DropPrivileges(uid, gid int) Layer {
 	}
 	// The bounding set first: dropping from it needs CAP_SETPCAP, which
 	// goes with the switch of user below.
-	if err := dropBounding(); err != nil {
-		return Layer{Name: LayerUser, Detail: err.Error()}
+	for c := 0; c <= lastCap(); c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return Layer{Name: LayerUser, Detail: fmt.Sprintf("drop capability %d from the bounding set: %v", c, err)}
+		}
 	}
 	if err := dropAmbient(); err != nil {
 		return Layer{Name: LayerUser, Detail: err.Error()}
@@ -62,34 +49,6 @@ func DropPrivileges(uid, gid int) Layer {
 		return Layer{Name: LayerUser, Detail: fmt.Sprintf("still holds capabilities %#x after switching to uid %d (%v)", caps, uid, err)}
 	}
 	return Layer{Name: LayerUser, Active: true, Detail: fmt.Sprintf("started by root, runs as uid %d, gid %d with no groups and no capabilities (bounding set empty)", uid, gid)}
-}
-
-func dropBounding() error {
-	for c := 0; c <= lastCap(); c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
-			return fmt.Errorf("drop capability %d from the bounding set: %v", c, err)
-		}
-	}
-	return nil
-}
-
-// dropCaps empties the bounding, ambient, inheritable, permitted and
-// effective sets of every thread, keeping the user.
-func dropCaps() error {
-	if err := dropBounding(); err != nil {
-		return err
-	}
-	if err := dropAmbient(); err != nil {
-		return err
-	}
-	// capset applies to the calling thread only: psx (which Landlock uses
-	// as well) carries it to every thread, with or without cgo.
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if _, _, e := psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
-		return fmt.Errorf("capset: %v", e)
-	}
-	return nil
 }
 
 func dropAmbient() error {

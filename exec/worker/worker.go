@@ -46,10 +46,6 @@ type Config struct {
 	// the worker holds them until there is room. Zero: no limit.
 	CallSlots   int   `json:"call_slots,omitempty"`
 	ServerBytes int64 `json:"server_bytes,omitempty"`
-	// MountProc says the worker is pid 1 of a new PID namespace, in a
-	// mount namespace of its own: it mounts a /proc of that namespace
-	// before confining itself (sandbox.MountProc).
-	MountProc bool `json:"mount_proc,omitempty"`
 	// Skip names sandbox layers to leave out: only for tests of the
 	// layers below one (sandbox.Apply).
 	Skip []string `json:"skip,omitempty"`
@@ -93,12 +89,6 @@ func Main() int {
 		return exitProtocol
 	}
 	os.Clearenv()
-	if cfg.MountProc {
-		if err := sandbox.MountProc(); err != nil {
-			fmt.Fprintf(os.Stderr, "mcpfs worker: %v\n", err)
-			return exitProtocol
-		}
-	}
 	// Non-blocking, the channel goes through the runtime's poller: a call
 	// waiting for its result parks its goroutine, not a thread, and can be
 	// woken by its context through a read deadline (see bridge).
