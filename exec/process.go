@@ -70,30 +70,37 @@ func (r *Runner) startProc() (*proc, error) {
 }
 
 // nsLayers reports the namespaces spawn made for a worker.
+//
+// A binary built with cgo has no PID namespace (go-landlock's libpsx walks
+// /proc/<getpid()>/task, which in one names another process, and hangs;
+// a /proc of its own would need a mount namespace, which holds a copy of
+// mcpfs mount's FUSE mount): it has no pidns layer either, the reason is
+// in the netns layer, so that doctor and strict judge what such a build
+// can have.
 func (r *Runner) nsLayers(active bool) []sandbox.Layer {
 	if active {
-		pid := sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and sees no other process"}
+		net := sandbox.Layer{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"}
+		layers := []sandbox.Layer{net}
 		if withCgo {
-			pid = sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "this binary is built with cgo, whose libpsx (used to apply Landlock to every thread) walks /proc/<pid>/task " +
-				"and hangs in a PID namespace without its own /proc: build with CGO_ENABLED=0 to have one; seccomp denies signals, ptrace and scheduler calls on other processes"}
+			layers[0].Detail += "; no PID namespace in a cgo build (go-landlock's libpsx cannot work in one without its own /proc; build with CGO_ENABLED=0 to have it)"
+		} else {
+			layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and sees no other process"})
 		}
-		return []sandbox.Layer{
-			{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"},
-			pid,
-			{Name: sandbox.LayerIPCNS, Active: true, Detail: "its own IPC namespace: no SysV shared memory, semaphores or queues of the host"},
-			{Name: sandbox.LayerUTSNS, Active: true, Detail: "its own UTS namespace: a host name change stays inside it"},
-		}
+		return append(layers,
+			sandbox.Layer{Name: sandbox.LayerIPCNS, Active: true, Detail: "its own IPC namespace: no SysV shared memory, semaphores or queues of the host"},
+			sandbox.Layer{Name: sandbox.LayerUTSNS, Active: true, Detail: "its own UTS namespace: a host name change stays inside it"})
 	}
 	why, _ := netnsErr.Load().(string)
 	if why == "" {
 		why = "unavailable"
 	}
-	return []sandbox.Layer{
-		{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"},
-		{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"},
-		{Name: sandbox.LayerIPCNS, Detail: "no IPC namespace (" + why + "); seccomp denies SysV IPC and POSIX queues"},
-		{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"},
+	layers := []sandbox.Layer{{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"}}
+	if !withCgo {
+		layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"})
 	}
+	return append(layers,
+		sandbox.Layer{Name: sandbox.LayerIPCNS, Detail: "no IPC namespace (" + why + "); seccomp denies SysV IPC and POSIX queues"},
+		sandbox.Layer{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"})
 }
 
 func (r *Runner) spawn(netns bool) (*proc, error) {
