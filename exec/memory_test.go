@@ -133,3 +133,75 @@ func TestParentMemoryBounded(t *testing.T) {
 // cause: twice the run budget (the garbage collector lets the heap reach
 // twice what is live) plus 64 MiB for the run's other buffers.
 const memoryTestBound = 2*DefaultMaxRunMemory + 64<<20
+
+// TestRefusedOverShare: a worker that ignores its flow limits (a snippet
+// writing call frames on the control channel itself) gets its calls to a
+// server beyond the server's share of the budget refused at once, and the
+// parent does not hold their arguments.
+func TestRefusedOverShare(t *testing.T) {
+	r := newRunner(t, Options{Timeout: 20 * time.Second, PoolSize: -1})
+	release := make(chan struct{})
+	defer close(release)
+	call := func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+		select { // hangs
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil, ctx.Err()
+	}
+	src := `package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+)
+
+func frame(id uint64, arg string) []byte {
+	b := []byte{0, 0, 0, 0, 'C'}
+	b = binary.BigEndian.AppendUint64(b, id)
+	b = binary.BigEndian.AppendUint16(b, 1)
+	b = append(b, 'x')
+	b = binary.BigEndian.AppendUint16(b, 1)
+	b = append(b, 't')
+	b = append(b, arg...)
+	binary.BigEndian.PutUint32(b, uint32(len(b)-4))
+	return b
+}
+
+func main() {
+	syscall.SetNonblock(3, false) // read it here, not through the worker's poller
+	ctl := os.NewFile(3, "control")
+	arg := "\"" + strings.Repeat("a", 20<<20) + "\""
+	ctl.Write(frame(1, arg))
+	ctl.Write(frame(2, arg))
+	hdr := make([]byte, 4)
+	if _, err := ctl.Read(hdr); err != nil {
+		fmt.Println(err)
+		return
+	}
+	body := make([]byte, binary.BigEndian.Uint32(hdr))
+	n := 0
+	for n < len(body) {
+		m, err := ctl.Read(body[n:])
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		n += m
+	}
+	fmt.Printf("kind %c id %d: %s\n", body[0], binary.BigEndian.Uint64(body[1:9]), body[9:])
+}
+`
+	res, err := r.Run(context.Background(), Request{Source: []byte(src), Call: call, unrestricted: true})
+	if res == nil {
+		t.Fatalf("run: %v", err)
+	}
+	out := string(res.Stdout)
+	t.Logf("%s (%v)", out, err)
+	if !strings.Contains(out, "kind E id 2: ") || !strings.Contains(out, "its share of the run's 128 MiB") {
+		t.Errorf("got %q, want call 2 refused for the server's share", out)
+	}
+}
