@@ -17,7 +17,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
-	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/catalog"
 )
 
 // Defaults for the zero values of Options.
@@ -81,8 +81,6 @@ type Store struct {
 	mu          sync.Mutex // serialises result writes and eviction
 	resultBytes int64      // estimate of the live results' bytes
 }
-
-var _ discovery.Cache = (*Store)(nil)
 
 // DefaultDir is the cache's directory when no data dir is given:
 // <user cache dir>/mcpfs/cache.
@@ -313,12 +311,12 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // storedTools is the JSON of a cached tool listing.
 type storedTools struct {
 	Format int `json:"format"`
-	discovery.CachedTools
+	catalog.CachedTools
 }
 
 // LoadTools returns the cached listing of the server with key (see
 // discovery.ServerKey).
-func (s *Store) LoadTools(key string) (discovery.CachedTools, bool) {
+func (s *Store) LoadTools(key string) (catalog.CachedTools, bool) {
 	var st storedTools
 	err := s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(append(slices.Clip(prefixTools), key...))
@@ -340,10 +338,10 @@ func (s *Store) LoadTools(key string) (discovery.CachedTools, bool) {
 		if !errors.Is(err, badger.ErrKeyNotFound) {
 			s.log.Warn("reading a cached tool listing; ignoring it", "key", key, "err", err)
 		}
-		return discovery.CachedTools{}, false
+		return catalog.CachedTools{}, false
 	}
 	if st.Format != toolsFormat {
-		return discovery.CachedTools{}, false
+		return catalog.CachedTools{}, false
 	}
 	return st.CachedTools, true
 }
@@ -354,7 +352,7 @@ func (s *Store) LoadTools(key string) (discovery.CachedTools, bool) {
 const compressAbove = 256 << 10
 
 // StoreTools saves the listing of the server with key.
-func (s *Store) StoreTools(key string, t discovery.CachedTools) {
+func (s *Store) StoreTools(key string, t catalog.CachedTools) {
 	b, err := json.Marshal(storedTools{Format: toolsFormat, CachedTools: t})
 	if err == nil && len(b) > compressAbove {
 		var buf bytes.Buffer

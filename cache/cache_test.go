@@ -462,3 +462,6 @@ func TestLargeListing(t *testing.T) {
 		t.Fatalf("large listing: got ok %v with %d tools, want all %d back", ok, len(got.Tools), len(ct.Tools))
 	}
 }
+
+// The Store is the cache a discovery.Supervisor takes.
+var _ discovery.Cache = (*Store)(nil)

@@ -13,19 +13,6 @@ import (
 	"time"
 )
 
-// CachedTools is what a ToolCache keeps of one server: its last full
-// tools/list, exactly as listed, with what initialize said.
-type CachedTools struct {
-	ListedAt        time.Time
-	ServerName      string
-	ServerTitle     string
-	ServerVersion   string
-	ProtocolVersion string
-	Instructions    string
-	Tools           []Tool
-	ToolsTruncated  bool
-}
-
 // ToolCache keeps each server's last tool listing across runs, so that the
 // tree is complete at once on start and while a server is down. Keys come
 // from [ServerKey]. Implementations must be safe for concurrent use; they

@@ -7,15 +7,19 @@
 // A Runner starts workers by re-executing the running program
 // (/proc/self/exe) with a marker argument; that program's main must hand
 // over to exec/worker first (see worker.IsWorker). Each worker confines
-// itself (exec/sandbox: resource limits, Landlock, seccomp; the Runner adds
-// an empty network namespace, its own process group, an empty environment
-// and no inherited files), reports the layers in force, and waits in a
+// itself (exec/sandbox: inherited descriptors closed, resource limits, the
+// switch from root to nobody with no capabilities, Landlock, seccomp; the
+// Runner adds new network, IPC, UTS and, without cgo, PID namespaces, its
+// own process group and an empty environment), reports the layers in
+// force, and waits in a
 // warm pool for one job. A job carries the snippet and the sources of the
 // tree packages it imports, since the worker can read no files. The worker
 // runs it once and exits; tool calls are multiplexed by id over the control
 // channel (fd 3) and served by the Runner concurrently, under the run's
-// deadline. Standard output and error are separate pipes, cut at a limit
-// with the rest saved to a file.
+// deadline, per-server call slots and a byte budget (the worker holds
+// calls the budget has no room for). Standard output and error are
+// separate pipes, cut at a limit with the rest saved to a file in a
+// directory of the user's own (Options.OutputDir).
 //
 // Failures come back as *RunError wrapping ErrCompile, ErrPanic,
 // ErrTimeout, ErrOutOfMemory, ErrStackOverflow or ErrCrashed; the Runner

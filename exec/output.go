@@ -3,11 +3,7 @@ package exec
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
-	"time"
 )
 
 // capture keeps the first limit bytes of a stream in memory. When the
@@ -24,8 +20,10 @@ type capture struct {
 	total int64
 	tail  []byte
 
+	out     *outDir
 	file    *os.File
 	path    string
+	dirFull bool // the directory's bound cut the file
 	written int64
 	fileErr error
 }
@@ -60,12 +58,8 @@ func (c *capture) spill(p []byte) {
 		return
 	}
 	if c.file == nil {
-		if err := os.MkdirAll(c.dir, 0o700); err != nil {
-			c.fileErr = err
-			return
-		}
-		pruneOutput(c.dir, time.Now())
-		f, err := os.CreateTemp(c.dir, "run-*."+c.name)
+		c.out = openOutDir(c.dir)
+		f, err := c.out.create(c.name)
 		if err != nil {
 			c.fileErr = err
 			return
@@ -93,6 +87,15 @@ func (c *capture) write(p []byte) {
 	if len(p) == 0 {
 		return
 	}
+	// Room in the directory first, so that its bound holds while runs
+	// write.
+	if got := c.out.reserve(c.path, int64(len(p))); got < int64(len(p)) {
+		p = p[:got]
+		c.dirFull = true
+		if got == 0 {
+			return
+		}
+	}
 	n, err := c.file.Write(p)
 	c.written += int64(n)
 	if err != nil {
@@ -109,6 +112,7 @@ func (c *capture) finish() ([]byte, string) {
 	if c.file != nil {
 		c.file.Close()
 		c.file = nil
+		c.out.finish(c.path)
 	}
 	out := c.head
 	if c.total <= int64(c.limit) {
@@ -118,6 +122,8 @@ func (c *capture) finish() ([]byte, string) {
 	switch {
 	case c.fileErr != nil:
 		marker += fmt.Sprintf("; the full output could not be saved: %v", c.fileErr)
+	case c.written < c.total && c.dirFull:
+		marker += fmt.Sprintf("; the first %d bytes are in %s (the saved output of recent runs is at its limit of %d MiB)", c.written, c.path, c.out.keep>>20)
 	case c.written < c.total:
 		marker += fmt.Sprintf("; the first %d bytes are in %s", c.written, c.path)
 	default:
@@ -143,52 +149,4 @@ func (c *capture) headBytes() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return string(c.head)
-}
-
-// What the output directory keeps: the saved output of recent runs, within
-// a count and a size; the oldest go first. A file younger than
-// outputInUse may still be written by a run and is never removed.
-const (
-	outputKeepFiles = 64
-	outputKeepBytes = 1 << 30
-	outputKeepAge   = 7 * 24 * time.Hour
-	outputInUse     = 10 * time.Minute
-)
-
-// pruneOutput removes saved run output from dir beyond what it keeps. It
-// runs before a new file is saved there, so the directory stays bounded
-// without a background job. Errors are ignored: pruning is best effort and
-// must never fail a run.
-func pruneOutput(dir string, now time.Time) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	type saved struct {
-		path string
-		mod  time.Time
-		size int64
-	}
-	var files []saved
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasPrefix(name, "run-") || !(strings.HasSuffix(name, ".stdout") || strings.HasSuffix(name, ".stderr")) {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		files = append(files, saved{filepath.Join(dir, name), info.ModTime(), info.Size()})
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].mod.After(files[j].mod) })
-	var total int64
-	for i, f := range files {
-		total += f.size
-		tooMany := i >= outputKeepFiles-1 // room for the file about to be saved
-		if now.Sub(f.mod) < outputInUse || !(tooMany || total > outputKeepBytes || now.Sub(f.mod) > outputKeepAge) {
-			continue
-		}
-		os.Remove(f.path)
-	}
 }

@@ -2,10 +2,13 @@ package exec
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -80,8 +83,20 @@ func TestPanicMessages(t *testing.T) {
 	}
 }
 
+// pruneOutput prunes dir as a run about to save output would, with active
+// being written ("" for none).
+func pruneOutput(dir string, now time.Time, active string) {
+	d := &outDir{path: dir, keep: outputKeepBytes, active: map[string]int64{}}
+	if active != "" {
+		d.active[active] = 0
+	}
+	d.mu.Lock()
+	d.prune(0, now)
+	d.mu.Unlock()
+}
+
 // TestPruneOutput keeps the saved output of recent runs within a count,
-// a size and an age, oldest first, and never a file a run may still write.
+// a size and an age, oldest first, and never a file a run is writing.
 func TestPruneOutput(t *testing.T) {
 	now := time.Now()
 	type file struct {
@@ -90,14 +105,16 @@ func TestPruneOutput(t *testing.T) {
 		size int
 	}
 	tests := []struct {
-		name  string
-		files []file
-		want  []string // what stays
+		name   string
+		files  []file
+		active string   // a file being written
+		want   []string // what stays
 	}{
 		{name: "recent few stay", files: []file{{"run-1.stdout", time.Hour, 10}, {"run-2.stderr", 2 * time.Hour, 10}}, want: []string{"run-1.stdout", "run-2.stderr"}},
 		{name: "too old goes", files: []file{{"run-1.stdout", time.Hour, 10}, {"run-2.stdout", 8 * 24 * time.Hour, 10}}, want: []string{"run-1.stdout"}},
 		{name: "other files stay", files: []file{{"notes.txt", 30 * 24 * time.Hour, 10}, {"run-3.json", 30 * 24 * time.Hour, 10}}, want: []string{"notes.txt", "run-3.json"}},
-		{name: "in use stays even when too big", files: []file{{"run-1.stdout", time.Minute, outputKeepBytes + 1}}, want: []string{"run-1.stdout"}},
+		{name: "being written stays even when too big", files: []file{{"run-1.stdout", time.Minute, outputKeepBytes + 1}}, active: "run-1.stdout", want: []string{"run-1.stdout"}},
+		{name: "finished and too big goes, however young", files: []file{{"run-1.stdout", time.Minute, outputKeepBytes + 1}}, want: nil},
 		{name: "over the size the oldest go", files: []file{{"run-1.stdout", time.Hour, outputKeepBytes / 2}, {"run-2.stdout", 2 * time.Hour, outputKeepBytes / 2}, {"run-3.stdout", 3 * time.Hour, 1}}, want: []string{"run-1.stdout", "run-2.stdout"}},
 	}
 	for _, tt := range tests {
@@ -117,7 +134,7 @@ func TestPruneOutput(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			pruneOutput(dir, now)
+			pruneOutput(dir, now, tt.active)
 			entries, _ := os.ReadDir(dir)
 			var got []string
 			for _, e := range entries {
@@ -138,7 +155,7 @@ func TestPruneOutput(t *testing.T) {
 			at := now.Add(-time.Hour - time.Duration(i)*time.Minute) // run-000 is the newest
 			os.Chtimes(p, at, at)
 		}
-		pruneOutput(dir, now)
+		pruneOutput(dir, now, "")
 		entries, _ := os.ReadDir(dir)
 		if len(entries) != outputKeepFiles-1 {
 			t.Fatalf("kept %d files, want %d (room for the one about to be saved)", len(entries), outputKeepFiles-1)
@@ -147,4 +164,113 @@ func TestPruneOutput(t *testing.T) {
 			t.Errorf("kept %s … %s, want the newest", entries[0].Name(), entries[len(entries)-1].Name())
 		}
 	})
+}
+
+// TestOutputDirBound: concurrent floods of output never take the saved
+// output over the directory's bound, at any moment.
+func TestOutputDirBound(t *testing.T) {
+	dir := t.TempDir()
+	d := openOutDir(dir)
+	d.mu.Lock()
+	d.keep = 1 << 20 // 1 MiB for the test
+	d.mu.Unlock()
+	var peak atomic.Int64
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() { // watch the directory's size while the floods write
+		defer close(watched)
+		for {
+			var total int64
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if info, err := e.Info(); err == nil {
+					total += info.Size()
+				}
+			}
+			if total > peak.Load() {
+				peak.Store(total)
+			}
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	chunk := bytes.Repeat([]byte("x"), 32<<10)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := newCapture("stdout", dir, 1024, 1<<30)
+			for range 64 { // 2 MiB each
+				c.Write(chunk)
+			}
+			out, _ := c.finish()
+			if !bytes.Contains(out, []byte("truncated")) {
+				t.Errorf("a flood was not cut: %.200s", out)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-watched
+	if p := peak.Load(); p > 1<<20 {
+		t.Errorf("the saved output reached %d bytes, over the bound of %d", p, 1<<20)
+	}
+}
+
+// TestUnsafeOutputDir: output is saved only in a directory of the user's
+// own; other directories are refused and the cut says so.
+func TestUnsafeOutputDir(t *testing.T) {
+	base := t.TempDir()
+	link := filepath.Join(base, "link")
+	os.Symlink(base, link)
+	open := filepath.Join(base, "open")
+	os.Mkdir(open, 0o777)
+	os.Chmod(open, 0o777)
+	tests := []struct {
+		name, dir string
+		wantErr   bool
+	}{
+		{"empty", "", true},
+		{"relative", "output", true},
+		{"symlink", link, true},
+		{"missing is created", filepath.Join(base, "data", "output"), false},
+		{"too open is narrowed", open, false},
+	}
+	if os.Geteuid() == 0 {
+		other := filepath.Join(base, "other")
+		os.Mkdir(other, 0o700)
+		os.Chown(other, 65534, 65534)
+		tests = append(tests, struct {
+			name, dir string
+			wantErr   bool
+		}{"another user's", other, true})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckOutputDir(tt.dir)
+			if tt.wantErr {
+				if !errors.Is(err, ErrOutputDir) {
+					t.Fatalf("got %v, want ErrOutputDir", err)
+				}
+				c := newCapture("stdout", tt.dir, 2, 100)
+				c.Write([]byte("abcdef"))
+				out, file := c.finish()
+				if file != "" || !strings.Contains(string(out), "could not be saved") {
+					t.Errorf("got %q, file %q: want a cut that says the output was not saved", out, file)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, err := os.Stat(tt.dir)
+			if err != nil || info.Mode().Perm() != 0o700 {
+				t.Errorf("mode %v (%v), want 0700", info.Mode(), err)
+			}
+		})
+	}
 }

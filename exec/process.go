@@ -31,8 +31,8 @@ type proc struct {
 	state  *os.ProcessState
 }
 
-// netnsState remembers whether new network namespaces can be made here:
-// 0 unknown, 1 yes, 2 no; netnsErr says why not.
+// netnsState remembers whether new namespaces (network, PID, IPC, UTS)
+// can be made here: 0 unknown, 1 yes, 2 no; netnsErr says why not.
 var (
 	netnsState atomic.Int32
 	netnsErr   atomic.Value // string
@@ -65,19 +65,42 @@ func (r *Runner) startProc() (*proc, error) {
 		p.close()
 		return nil, err
 	}
-	p.layers = append(p.layers, r.netnsLayer(useNetNS && netnsState.Load() != 2))
+	p.layers = append(p.layers, r.nsLayers(useNetNS && netnsState.Load() != 2)...)
 	return p, nil
 }
 
-func (r *Runner) netnsLayer(active bool) sandbox.Layer {
+// nsLayers reports the namespaces spawn made for a worker.
+//
+// A binary built with cgo has no PID namespace (go-landlock's libpsx walks
+// /proc/<getpid()>/task, which in one names another process, and hangs;
+// a /proc of its own would need a mount namespace, which holds a copy of
+// mcpfs mount's FUSE mount): it has no pidns layer either, the reason is
+// in the netns layer, so that doctor and strict judge what such a build
+// can have.
+func (r *Runner) nsLayers(active bool) []sandbox.Layer {
 	if active {
-		return sandbox.Layer{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"}
+		net := sandbox.Layer{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"}
+		layers := []sandbox.Layer{net}
+		if withCgo {
+			layers[0].Detail += "; no PID namespace in a cgo build (go-landlock's libpsx cannot work in one without its own /proc; build with CGO_ENABLED=0 to have it)"
+		} else {
+			layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and sees no other process"})
+		}
+		return append(layers,
+			sandbox.Layer{Name: sandbox.LayerIPCNS, Active: true, Detail: "its own IPC namespace: no SysV shared memory, semaphores or queues of the host"},
+			sandbox.Layer{Name: sandbox.LayerUTSNS, Active: true, Detail: "its own UTS namespace: a host name change stays inside it"})
 	}
 	why, _ := netnsErr.Load().(string)
 	if why == "" {
 		why = "unavailable"
 	}
-	return sandbox.Layer{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"}
+	layers := []sandbox.Layer{{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"}}
+	if !withCgo {
+		layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"})
+	}
+	return append(layers,
+		sandbox.Layer{Name: sandbox.LayerIPCNS, Detail: "no IPC namespace (" + why + "); seccomp denies SysV IPC and POSIX queues"},
+		sandbox.Layer{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"})
 }
 
 func (r *Runner) spawn(netns bool) (*proc, error) {
@@ -113,12 +136,15 @@ func (r *Runner) spawn(netns bool) (*proc, error) {
 	cmd.Dir = "/"
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{childEnd} // fd 3
-	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: r.opts.User}
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if netns {
-		attr.Cloneflags = syscall.CLONE_NEWNET
+		attr.Cloneflags = syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+		if !withCgo {
+			attr.Cloneflags |= syscall.CLONE_NEWPID
+		}
 		if os.Geteuid() != 0 {
 			// An unprivileged user needs a user namespace to own the new
-			// network namespace; map the user to itself.
+			// namespaces; map the user to itself.
 			attr.Cloneflags |= syscall.CLONE_NEWUSER
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}

@@ -71,25 +71,28 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 		calls   sync.WaitGroup
 		done    *worker.Message
 	)
-	sem := make(chan struct{}, r.opts.MaxConcurrentCalls)
+	bud := newBudget(r.opts.MaxRunMemory)
+	slots := newSlots(r.opts.MaxConcurrentCalls)
+	record := func(c Call) {
+		callsMu.Lock()
+		res.Calls = append(res.Calls, c)
+		callsMu.Unlock()
+		if req.Progress != nil {
+			req.Progress(c)
+		}
+	}
 	// Calls are served by goroutines kept for the run: one that finished
 	// a call takes the next if it is free, so that a run of calls does not
 	// pay for a new goroutine each, nor grow a new stack through the
 	// client's call path (measured: about a tenth of what a call adds).
-	next := make(chan *worker.Message)
+	next := make(chan queued)
 	stop := make(chan struct{}) // closed when the run is over
-	serve := func(m *worker.Message) {
+	serve := func(q queued) {
 		for {
-			c := r.serveCall(runCtx, p, req.Call, m, sem)
-			callsMu.Lock()
-			res.Calls = append(res.Calls, c)
-			callsMu.Unlock()
-			if req.Progress != nil {
-				req.Progress(c)
-			}
+			record(r.serveCall(runCtx, p, req.Call, q, bud, slots))
 			calls.Done()
 			select {
-			case m = <-next:
+			case q = <-next:
 			case <-stop:
 				return
 			}
@@ -104,13 +107,27 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 		go func() {
 			defer close(reading)
 			for {
+				// Room for the frame first: without it the reader waits,
+				// and the worker's calls wait in the channel.
+				n, err := p.conn.NextSize()
+				if err != nil {
+					served <- err
+					return
+				}
+				charge := int64(n) + callOverhead
+				if err := bud.acquire(runCtx, charge); err != nil {
+					served <- nil // the run is over
+					return
+				}
 				m, err := p.conn.Read()
 				if err != nil {
+					bud.release(charge)
 					served <- err
 					return
 				}
 				switch m.Type {
 				case worker.TypeDone:
+					bud.release(charge)
 					callsMu.Lock()
 					done = m
 					callsMu.Unlock()
@@ -118,11 +135,24 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 					return
 				case worker.TypeCall:
 					calls.Add(1)
-					select {
-					case next <- m: // a server goroutine was free
-					default:
-						go serve(m)
+					if !bud.admit(m.Server, charge) {
+						// The server holds its share of the run's budget:
+						// refuse at once rather than hold the argument.
+						bud.release(charge)
+						go func(m *worker.Message) {
+							defer calls.Done()
+							record(r.refuseCall(runCtx, p, m, bud))
+						}(&worker.Message{Type: m.Type, ID: m.ID, Server: m.Server, Tool: m.Tool})
+						continue
 					}
+					q := queued{m: m, charge: charge}
+					select {
+					case next <- q: // a server goroutine was free
+					default:
+						go serve(q)
+					}
+				default:
+					bud.release(charge)
 				}
 			}
 		}()
@@ -185,15 +215,32 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	return res, err
 }
 
+// queued is a call read from the worker with the bytes of the run's
+// budget it holds.
+type queued struct {
+	m      *worker.Message
+	charge int64
+}
+
 // serveCall runs one tool call for the worker and sends back the result.
-func (r *Runner) serveCall(ctx context.Context, p *proc, call CallFunc, m *worker.Message, sem chan struct{}) Call {
+// It gives back the call's part of the budget once the call returned.
+func (r *Runner) serveCall(ctx context.Context, p *proc, call CallFunc, q queued, bud *budget, slots *slots) Call {
+	m := q.m
 	c := Call{Server: m.Server, Tool: m.Tool}
 	reply := &worker.Message{Type: worker.TypeResult, ID: m.ID}
-	select {
-	case sem <- struct{}{}:
-		defer func() { <-sem }()
-	case <-ctx.Done():
-		c.Err = ctx.Err().Error()
+	held := true
+	free := func() {
+		if held {
+			held = false
+			q.m = nil
+			bud.leave(m.Server, q.charge)
+			bud.release(q.charge)
+		}
+	}
+	defer free()
+	put, err := slots.take(ctx, m.Server)
+	if err != nil {
+		c.Err = err.Error()
 		return c
 	}
 	start := time.Now()
@@ -215,12 +262,30 @@ func (r *Runner) serveCall(ctx context.Context, p *proc, call CallFunc, m *worke
 			reply.Result = raw
 		}
 	}
+	put()
 	c.Duration = time.Since(start)
 	c.Err = reply.Error
+	m.Args = nil
+	free()
+	// The result is held until the worker has it; while it is, the reader
+	// takes no new call.
+	size := int64(len(reply.Result) + len(reply.Error))
+	bud.force(size)
 	if ctx.Err() == nil {
 		p.conn.Write(reply) // a worker that is gone does not need it
 	}
+	bud.release(size)
 	return c
+}
+
+// refuseCall answers a call that the run's budget has no room for.
+func (r *Runner) refuseCall(ctx context.Context, p *proc, m *worker.Message, bud *budget) Call {
+	msg := fmt.Sprintf("mcpfs holds %d MiB of calls to %s for this run already, its share of the run's %d MiB: "+
+		"wait for results before sending more, or send smaller arguments", bud.serverShare()>>20, m.Server, bud.limit>>20)
+	if ctx.Err() == nil {
+		p.conn.Write(&worker.Message{Type: worker.TypeResult, ID: m.ID, Error: msg})
+	}
+	return Call{Server: m.Server, Tool: m.Tool, Err: msg}
 }
 
 func failureError(f *worker.Failure, stderr string) error {

@@ -8,9 +8,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"log/slog"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -47,19 +45,37 @@ type Options struct {
 	MaxOutput int
 	// MaxOutputFile caps the saved file of one stream. Default 256 MiB.
 	MaxOutputFile int64
-	// OutputDir holds the saved output of long runs. Default
-	// <temp dir>/mcpfs-output.
+	// OutputDir holds the saved output of long runs: an absolute path to
+	// a directory of the user's own, such as <data dir>/output (created
+	// 0700 when missing; narrowed to 0700 when looser). Never a shared
+	// folder such as /tmp/mcpfs-output: a directory another user owns, a
+	// symlink or a relative path is refused, and so is "": long output is
+	// then cut without being saved, and the cut says why. The saved files
+	// of all runs in this process stay within 1 GiB and 64 files at every
+	// moment (see CheckOutputDir).
 	OutputDir string
 	// PoolSize is how many sandboxed workers wait, started, for a job.
 	// Default 1; negative means none (every run starts its own).
 	PoolSize int
-	// MaxConcurrentCalls bounds the tool calls one run has in flight.
-	// Default 16.
+	// MaxConcurrentCalls bounds the tool calls one run has in flight to
+	// one server; each server has its own slots, so a server that does
+	// not answer never holds up calls to another. Default 16.
 	MaxConcurrentCalls int
+	// MaxRunMemory bounds what the parent holds on one run's behalf: the
+	// arguments of the calls it has read and the results it has not sent
+	// back yet. When it is reached the parent stops reading the run's
+	// calls until some end (the snippet's calls wait); calls to a server
+	// that holds a quarter of it already fail at once. Output is bounded
+	// apart (MaxOutput). Default 128 MiB.
+	MaxRunMemory int64
 	// Strict refuses to run snippets unless every sandbox layer is active.
 	Strict bool
-	// User runs workers as another user (for example nobody, when mcpfs
-	// runs as root). Nil keeps the current user.
+	// User is the user a worker switches to, with no capabilities, when
+	// mcpfs runs as root: the worker starts as root, then drops to it
+	// before it reads its job (sandbox.DropPrivileges). Nil means nobody
+	// (65534:65534); a Uid or Gid of 0 is refused. Ignored when mcpfs does
+	// not run as root: workers then run as its own user, with no
+	// capabilities.
 	User *syscall.Credential
 	// Executable is the program to start as a worker. Default
 	// /proc/self/exe: this program, whose main must call worker.IsWorker
@@ -76,6 +92,7 @@ const (
 	DefaultMaxOutputFile      = 256 << 20
 	DefaultPoolSize           = 1
 	DefaultMaxConcurrentCalls = 16
+	DefaultMaxRunMemory       = 128 << 20
 )
 
 func (o Options) withDefaults() Options {
@@ -97,14 +114,14 @@ func (o Options) withDefaults() Options {
 	if o.MaxOutputFile <= 0 {
 		o.MaxOutputFile = DefaultMaxOutputFile
 	}
-	if o.OutputDir == "" {
-		o.OutputDir = filepath.Join(os.TempDir(), "mcpfs-output")
-	}
 	if o.PoolSize == 0 {
 		o.PoolSize = DefaultPoolSize
 	}
 	if o.MaxConcurrentCalls <= 0 {
 		o.MaxConcurrentCalls = DefaultMaxConcurrentCalls
+	}
+	if o.MaxRunMemory <= 0 {
+		o.MaxRunMemory = DefaultMaxRunMemory
 	}
 	if o.Executable == "" {
 		o.Executable = "/proc/self/exe"
@@ -231,7 +248,16 @@ func NewRunner(opts Options) *Runner {
 		cfg: worker.Config{
 			Limits:   sandbox.Limits{Memory: opts.Memory, CPUSeconds: cpu},
 			MaxStack: int(min(256<<20, opts.Memory/4)),
+			// The worker holds calls beyond a server's slots or its
+			// share of the run's budget (see budget).
+			CallSlots:   opts.MaxConcurrentCalls,
+			ServerBytes: newBudget(opts.MaxRunMemory).serverShare(),
+			UID:         sandbox.Nobody,
+			GID:         sandbox.Nobody,
 		},
+	}
+	if u := opts.User; u != nil {
+		r.cfg.UID, r.cfg.GID = int(u.Uid), int(u.Gid)
 	}
 	r.refill()
 	return r

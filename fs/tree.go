@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/catalog"
 	"github.com/mcpfs/mcpfs/discovery/naming"
 	"github.com/mcpfs/mcpfs/fs/gen"
 )
@@ -45,7 +45,7 @@ type Skill struct {
 // ReadDirFS, ReadFileFS and StatFS, and is safe for concurrent use. Server
 // packages are generated the first time something looks inside them.
 type Tree struct {
-	cat     *discovery.Catalog
+	cat     *catalog.Catalog
 	modTime time.Time
 
 	rootOnce sync.Once
@@ -56,7 +56,7 @@ type Tree struct {
 }
 
 type lazyServer struct {
-	snap discovery.ServerSnapshot
+	snap catalog.ServerSnapshot
 	once sync.Once
 	dir  *dir
 }
@@ -69,9 +69,9 @@ var (
 )
 
 // New returns the tree of a catalog snapshot.
-func New(cat *discovery.Catalog, opts Options) *Tree {
+func New(cat *catalog.Catalog, opts Options) *Tree {
 	if cat == nil {
-		cat = &discovery.Catalog{}
+		cat = &catalog.Catalog{}
 	}
 	t := &Tree{cat: cat, modTime: opts.ModTime, servers: make(map[string]*lazyServer, len(cat.Servers))}
 	if t.modTime.IsZero() {
@@ -118,7 +118,7 @@ func sortedSkills(list []Skill) []Skill {
 }
 
 // Catalog returns the snapshot the tree was built from.
-func (t *Tree) Catalog() *discovery.Catalog { return t.cat }
+func (t *Tree) Catalog() *catalog.Catalog { return t.cat }
 
 // Open opens the named file or directory.
 func (t *Tree) Open(name string) (iofs.File, error) {
@@ -172,10 +172,10 @@ var (
 )
 
 // Server returns the snapshot behind servers/<name>/.
-func (t *Tree) Server(name string) (discovery.ServerSnapshot, bool) {
+func (t *Tree) Server(name string) (catalog.ServerSnapshot, bool) {
 	ls, ok := t.servers[name]
 	if !ok {
-		return discovery.ServerSnapshot{}, false
+		return catalog.ServerSnapshot{}, false
 	}
 	return ls.snap, true
 }

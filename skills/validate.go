@@ -64,6 +64,11 @@ func parse(name string, files map[string][]byte) (Skill, []Problem) {
 	sort.Strings(names)
 	for _, n := range names {
 		switch {
+		case strings.HasSuffix(n, "_test.go") && IsSkillFile(n):
+			// Nothing runs them, and the checks a snippet passes would not
+			// apply to them: a test file importing os would be kept as is.
+			noPos(fmt.Sprintf("%s%s is a test file; skills keep no test files", dir, n), "remove it; show how the skill is used in SKILL.md instead")
+			continue
 		case !IsSkillFile(n):
 			noPos(fmt.Sprintf("%s%s is not a skill file", dir, n), "a skill holds SKILL.md, Go files and Markdown files; remove the others")
 			continue

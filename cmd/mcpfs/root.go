@@ -336,14 +336,25 @@ func (g *globals) findConfig() (*discovery.Config, error) {
 // engineOptions completes o with what the global flags say.
 func (g *globals) engineOptions(o engine.Options) engine.Options {
 	o.Logger = g.log
-	o.DataDir = g.dataDir
+	o.DataDir = g.absDataDir()
 	o.ConnectTimeout = g.connectTimeout
 	o.Builtins = builtins()
 	return o
 }
 
 // dirs are the data dirs the global flags name.
-func (g *globals) dirs() engine.Dirs { return engine.Dirs{Data: g.dataDir, Logger: g.log} }
+func (g *globals) dirs() engine.Dirs { return engine.Dirs{Data: g.absDataDir(), Logger: g.log} }
+
+// absDataDir is --data-dir as an absolute path ("" when not given).
+func (g *globals) absDataDir() string {
+	if g.dataDir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(g.abs(g.dataDir)); err == nil {
+		return abs
+	}
+	return g.dataDir
+}
 
 // useEngine returns the engine a command runs on: the resident one in
 // the engine process, or else one started for this command alone, which

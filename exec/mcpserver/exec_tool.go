@@ -149,24 +149,10 @@ func (s *Server) cut(name string, data []byte, file string) (head string, size i
 	return string(h), size, file, bytes.Count(h, []byte("\n"))
 }
 
-// save writes a whole stream to a new file in OutputDir.
+// save writes a whole stream to a new file in OutputDir, within the
+// directory's bounds (exec.SaveOutput).
 func (s *Server) save(name string, data []byte) (string, error) {
-	if err := os.MkdirAll(s.opts.OutputDir, 0o700); err != nil {
-		return "", err
-	}
-	f, err := os.CreateTemp(s.opts.OutputDir, "run-*."+name)
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
+	return exec.SaveOutput(s.opts.OutputDir, name, data)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

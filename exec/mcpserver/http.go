@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -40,10 +41,22 @@ type HTTPOptions struct {
 	MaxBody int64
 	// Path is the MCP endpoint. Default "/mcp".
 	Path string
-	// SessionIdleTTL drops the state of a session idle that long. Default
-	// 1 hour.
+	// SessionIdleTTL drops a session idle that long: its id then gets
+	// 404 and the client starts a new one. Default 10 minutes.
 	SessionIdleTTL time.Duration
+	// MaxSessions bounds the live sessions; a request for a new one
+	// beyond it gets 503. Default DefaultMaxSessions.
+	MaxSessions int
 }
+
+// Defaults of HTTPOptions.
+const (
+	DefaultSessionIdleTTL = 10 * time.Minute
+	DefaultMaxSessions    = 32
+)
+
+// sessionHeader is the streamable HTTP session id header.
+const sessionHeader = "Mcp-Session-Id"
 
 // ErrNoToken is returned by Handler when HTTPOptions.Token is empty.
 var ErrNoToken = errors.New("the HTTP face needs a bearer token")
@@ -51,7 +64,9 @@ var ErrNoToken = errors.New("the HTTP face needs a bearer token")
 // Handler returns the streamable HTTP handler of the server, guarded as
 // HTTPOptions says. Requests are checked in this order, and a refused one
 // never reaches the MCP layer: Host and Origin (403), the bearer token
-// (401), the path (404), the body size (413).
+// (401), the path (404), the body size (413), the session: an id the
+// server did not give out or that idled out (404), a new session beyond
+// MaxSessions (503).
 func (s *Server) Handler(opts HTTPOptions) (http.Handler, error) {
 	if opts.Token == "" {
 		return nil, ErrNoToken
@@ -63,14 +78,19 @@ func (s *Server) Handler(opts HTTPOptions) (http.Handler, error) {
 		opts.Path = "/mcp"
 	}
 	if opts.SessionIdleTTL <= 0 {
-		opts.SessionIdleTTL = time.Hour
+		opts.SessionIdleTTL = DefaultSessionIdleTTL
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
 	}
 	g := &guard{
-		opts:    opts,
-		token:   []byte("Bearer " + opts.Token),
-		hosts:   map[string]bool{},
-		origins: map[string]bool{},
-		log:     s.log,
+		opts:     opts,
+		token:    []byte(opts.Token),
+		sessions: map[string]time.Time{},
+		now:      time.Now,
+		hosts:    map[string]bool{},
+		origins:  map[string]bool{},
+		log:      s.log,
 	}
 	for _, h := range opts.AllowedHosts {
 		g.hosts[strings.ToLower(h)] = true
@@ -96,6 +116,10 @@ type guard struct {
 	origins map[string]bool
 	next    http.Handler
 	log     *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]time.Time // live session ids and their last use
+	now      func() time.Time
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -107,7 +131,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Origin %q is not allowed; mcpfs serve --allow-origin adds origins", o))
 		return
 	}
-	if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), g.token) != 1 {
+	if !g.authorized(r.Header.Get("Authorization")) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpfs"`)
 		g.refuse(w, r, http.StatusUnauthorized, "missing or wrong bearer token: send Authorization: Bearer <token> (the token mcpfs serve printed the file of)")
 		return
@@ -135,8 +159,100 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 	}
-	g.next.ServeHTTP(w, r)
+	if id := r.Header.Get(sessionHeader); id != "" {
+		if !g.touch(id) {
+			g.refuse(w, r, http.StatusNotFound, "unknown or expired session: start a new one with initialize")
+			return
+		}
+		g.next.ServeHTTP(w, r)
+		if r.Method == http.MethodDelete {
+			g.mu.Lock()
+			delete(g.sessions, id)
+			g.mu.Unlock()
+		}
+		return
+	}
+	if !g.roomForSession() {
+		g.refuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("%d sessions are open, the limit: end one (DELETE) or wait for one to idle out (%v)", g.opts.MaxSessions, g.opts.SessionIdleTTL))
+		return
+	}
+	g.next.ServeHTTP(&sessionWriter{ResponseWriter: w, g: g}, r)
 }
+
+// authorized checks an Authorization header: the scheme "Bearer" in any
+// case (RFC 9110 makes schemes case-insensitive), one space, the token.
+func (g *guard) authorized(h string) bool {
+	scheme, token, ok := strings.Cut(h, " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(token), g.token) == 1
+}
+
+// touch marks session id used now; false when the guard did not see the
+// server give it out, or it idled out.
+func (g *guard) touch(id string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	last, ok := g.sessions[id]
+	now := g.now()
+	if !ok || now.Sub(last) > g.opts.SessionIdleTTL {
+		delete(g.sessions, id)
+		return false
+	}
+	g.sessions[id] = now
+	return true
+}
+
+// roomForSession drops idle sessions and reports whether a new one fits.
+func (g *guard) roomForSession() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.now()
+	for id, last := range g.sessions {
+		if now.Sub(last) > g.opts.SessionIdleTTL {
+			delete(g.sessions, id)
+		}
+	}
+	return len(g.sessions) < g.opts.MaxSessions
+}
+
+// sessionWriter records the session id the server gives out, before the
+// response reaches the client (which may use the id at once).
+type sessionWriter struct {
+	http.ResponseWriter
+	g    *guard
+	seen bool
+}
+
+func (w *sessionWriter) record() {
+	if w.seen {
+		return
+	}
+	w.seen = true
+	if id := w.Header().Get(sessionHeader); id != "" {
+		w.g.mu.Lock()
+		w.g.sessions[id] = w.g.now()
+		w.g.mu.Unlock()
+	}
+}
+
+func (w *sessionWriter) WriteHeader(code int) {
+	w.record()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *sessionWriter) Write(b []byte) (int, error) {
+	w.record()
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *sessionWriter) Flush() {
+	w.record()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (w *sessionWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (g *guard) refuse(w http.ResponseWriter, r *http.Request, code int, msg string) {
 	g.log.Debug("http request refused", "status", code, "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "why", msg)

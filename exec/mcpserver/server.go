@@ -8,8 +8,6 @@ import (
 	iofs "io/fs"
 	"log"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -60,8 +58,9 @@ type Options struct {
 	MaxOutput int
 	// OutputDir is where long outputs are saved, and the only place
 	// outside the tree that read_file reads. It must be the engine's
-	// runner's OutputDir, so that outputs the runner saved are readable.
-	// Default <temp dir>/mcpfs-output.
+	// runner's OutputDir, so that outputs the runner saved are readable:
+	// a directory of the user's own (see exec.Options.OutputDir). Empty
+	// (or unsafe) means long output is cut without being saved.
 	OutputDir string
 	// MaxTimeout caps the timeout an exec call may ask for. Default
 	// DefaultMaxTimeout.
@@ -88,9 +87,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxOutput <= 0 {
 		o.MaxOutput = DefaultMaxOutput
-	}
-	if o.OutputDir == "" {
-		o.OutputDir = filepath.Join(os.TempDir(), "mcpfs-output")
 	}
 	if o.MaxTimeout <= 0 {
 		o.MaxTimeout = DefaultMaxTimeout

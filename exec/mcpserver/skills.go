@@ -57,21 +57,21 @@ func (s *Server) handleSaveSkill(ctx context.Context, req mcp.CallToolRequest) (
 	a := argsOf(req)
 	name, err := a.str("name")
 	if err != nil {
-		return toolError("save_skill: %v", err), nil
+		return s.skillError("save_skill: %v", err), nil
 	}
 	if err := skills.CheckName(name); err != nil {
-		return toolError("save_skill: %v", err), nil
+		return s.skillError("save_skill: %v", err), nil
 	}
 	note, err := a.str("note")
 	if err != nil {
-		return toolError("save_skill: %v", err), nil
+		return s.skillError("save_skill: %v", err), nil
 	}
 	files, err := a.files("files")
 	if err != nil {
-		return toolError("save_skill: %v", err), nil
+		return s.skillError("save_skill: %v", err), nil
 	}
 	if _, ok := files[skills.SkillFile]; !ok {
-		return toolError("save_skill: files has no %s: give SKILL.md (front matter with name and description) and the Go files of package %s", skills.SkillFile, name), nil
+		return s.skillError("save_skill: files has no %s: give SKILL.md (front matter with name and description) and the Go files of package %s", skills.SkillFile, name), nil
 	}
 	if note != "" {
 		note = saveNote + ": " + note
@@ -87,13 +87,13 @@ func (s *Server) handleSaveSkill(ctx context.Context, req mcp.CallToolRequest) (
 	if err != nil {
 		var ve *skills.ValidationError
 		if !errors.As(err, &ve) {
-			return toolError("save_skill %s: %v", name, err), nil
+			return s.skillError("save_skill %s: %v", name, err), nil
 		}
 		still := "no version is saved yet"
 		if hadPrev {
 			still = fmt.Sprintf("version %d is still the one snippets import", prev.Version)
 		}
-		return toolError("%v\nNot saved (%s): fix the files and save again.", ve, still), nil
+		return s.skillError("%v\nNot saved (%s): fix the files and save again.", ve, still), nil
 	}
 	s.syncSkillTools()
 	s.log.Debug("save_skill", "skill", name, "version", sk.Version)
@@ -214,7 +214,7 @@ func (s *Server) runSkill(name string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		sk, ok := s.opts.Skills.Get(name)
 		if !ok || !sk.HasRun() {
-			return toolError("%s: skill %s has no Run entry point any more (it was removed or changed); search_tools finds what there is", tool, name), nil
+			return s.skillError("%s: skill %s has no Run entry point any more (it was removed or changed); search_tools finds what there is", tool, name), nil
 		}
 		in := req.Params.Arguments
 		if in == nil {
@@ -222,11 +222,11 @@ func (s *Server) runSkill(name string) server.ToolHandlerFunc {
 		}
 		raw, err := json.Marshal(in)
 		if err != nil {
-			return toolError("%s: encode the arguments: %v", tool, err), nil
+			return s.skillError("%s: encode the arguments: %v", tool, err), nil
 		}
 		src, err := skills.RunSnippet(sk, raw)
 		if err != nil {
-			return toolError("%s: %v", tool, err), nil
+			return s.skillError("%s: %v", tool, err), nil
 		}
 		start := time.Now()
 		res, runErr := s.engine.Run(ctx, tool+".go", src, 0)
@@ -236,7 +236,7 @@ func (s *Server) runSkill(name string) server.ToolHandlerFunc {
 		s.log.Debug("skill run", "skill", name, "version", sk.Version, "ok", runErr == nil, "duration_ms", ms(time.Since(start)))
 		if runErr != nil {
 			out := s.execResult(res, runErr, time.Since(start))
-			return toolError("%s failed:\n%s", tool, out.text()), nil
+			return s.skillError("%s failed:\n%s", tool, out.text()), nil
 		}
 		stdout := res.Stdout
 		if res.StdoutFile != "" {
@@ -246,10 +246,10 @@ func (s *Server) runSkill(name string) server.ToolHandlerFunc {
 		}
 		ro, err := skills.DecodeRunOutput(stdout)
 		if err != nil {
-			return toolError("%s: %v\n%s", tool, err, s.printed(ro.Log)), nil
+			return s.skillError("%s: %v\n%s", tool, err, s.printed(ro.Log)), nil
 		}
 		if ro.Err != "" {
-			return toolError("%s: Run returned an error: %s\n%s", tool, ro.Err, s.printed(ro.Log)), nil
+			return s.skillError("%s: Run returned an error: %s\n%s", tool, ro.Err, s.printed(ro.Log)), nil
 		}
 		var b strings.Builder
 		result := bytes.TrimSpace(ro.Result)
@@ -282,4 +282,16 @@ func (s *Server) printed(log string) string {
 		out += fmt.Sprintf("[printed output cut: %d of %d bytes shown; the rest: read_file path=%q offset=%d]\n", len(head), size, file, next)
 	}
 	return out
+}
+
+// skillError is toolError for the skill tools, with the skills folder's
+// path taken out: an agent has no use for where the data dir is, and a
+// store error (a failed write, a held lock) names it. Saved output paths
+// (another folder of the data dir) stay: read_file needs them.
+func (s *Server) skillError(format string, a ...any) *mcp.CallToolResult {
+	msg := fmt.Sprintf(format, a...)
+	if st := s.opts.Skills; st != nil && st.Dir() != "" {
+		msg = strings.ReplaceAll(msg, st.Dir(), "<skills dir>")
+	}
+	return mcp.NewToolResultError(msg)
 }

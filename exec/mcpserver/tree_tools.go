@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/exec"
 )
 
 // maxRead bounds the text one read_file call returns.
@@ -176,7 +177,10 @@ func (s *Server) handleReadFile(ctx context.Context, req mcp.CallToolRequest) (*
 // openFile opens a tree file, or a saved output (an absolute path in
 // OutputDir). shown is the path to repeat in a "continues" note.
 func (s *Server) openFile(p string) (r io.ReadCloser, shown string, err error) {
-	if filepath.IsAbs(p) {
+	if filepath.IsAbs(p) && s.opts.OutputDir != "" {
+		if err := exec.CheckOutputDir(s.opts.OutputDir); err != nil {
+			return nil, "", fmt.Errorf("%s: saved output cannot be read here: %w", p, exec.ErrOutputDir)
+		}
 		dir, err := filepath.Abs(s.opts.OutputDir)
 		if err != nil {
 			return nil, "", err

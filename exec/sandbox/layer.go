@@ -4,11 +4,20 @@ import "strings"
 
 // Names of the layers Apply and the worker's starter report.
 const (
+	LayerFDs      = "fds"      // no descriptors inherited by accident
 	LayerRlimits  = "rlimits"  // memory, CPU, file and core limits
+	LayerUser     = "user"     // not root, no capabilities
 	LayerNetNS    = "netns"    // an empty network namespace (set up by the parent)
+	LayerPIDNS    = "pidns"    // its own PID namespace: no other process is visible (set up by the parent)
+	LayerIPCNS    = "ipcns"    // its own IPC namespace: no SysV IPC or POSIX queues of the host (set up by the parent)
+	LayerUTSNS    = "utsns"    // its own UTS namespace: the host name is not the host's to change (set up by the parent)
 	LayerLandlock = "landlock" // no file access; TCP/UDP and IPC scopes where the ABI has them
 	LayerSeccomp  = "seccomp"  // the system call filter
 )
+
+// Nobody is the user and group a worker started by root drops to when the
+// caller names none.
+const Nobody = 65534
 
 // Layer is one confinement mechanism and whether it is in force.
 type Layer struct {

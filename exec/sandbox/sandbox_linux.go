@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,16 +19,33 @@ import (
 )
 
 // Apply confines the calling process, in this order: resource limits,
-// Landlock, seccomp. Each step is best effort; the result says which took
-// hold. It must run before any untrusted code and after everything that
-// needs files (time zone data, /proc) has been read.
-func Apply(lim Limits) []Layer {
+// the switch from root to uid and gid (see DropPrivileges), Landlock,
+// seccomp. Each step is best effort; the result says which took hold. It
+// must run before any untrusted code and after everything that needs files
+// (time zone data, /proc) has been read; call CloseInherited before it.
+//
+// Layers named in skip are left out and reported off: the tests of the
+// layers below one use it (a kernel without Landlock).
+func Apply(lim Limits, uid, gid int, skip ...string) []Layer {
 	lim = lim.withDefaults()
-	return []Layer{
-		applyRlimits(lim),
-		applyLandlock(),
-		applySeccomp(),
+	steps := []struct {
+		name  string
+		apply func() Layer
+	}{
+		{LayerRlimits, func() Layer { return applyRlimits(lim) }},
+		{LayerUser, func() Layer { return DropPrivileges(uid, gid) }},
+		{LayerLandlock, applyLandlock},
+		{LayerSeccomp, applySeccomp},
 	}
+	var layers []Layer
+	for _, st := range steps {
+		if slices.Contains(skip, st.name) {
+			layers = append(layers, Layer{Name: st.name, Detail: "left out on request"})
+			continue
+		}
+		layers = append(layers, st.apply())
+	}
+	return layers
 }
 
 // asSlack is the address space the Go runtime reserves beyond the heap:
@@ -134,6 +152,41 @@ var denied = []string{
 	"quotactl", "syslog", "iopl", "ioperm", "lookup_dcookie", "vhangup", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
 	// raising its own limits back
 	"setrlimit",
+	// file metadata: modes, owners, extended attributes, times (Landlock
+	// does not cover all of them on every ABI)
+	"chmod", "fchmod", "fchmodat", "fchmodat2",
+	"chown", "fchown", "lchown", "fchownat",
+	"setxattr", "lsetxattr", "fsetxattr", "setxattrat",
+	"removexattr", "lremovexattr", "fremovexattr", "removexattrat",
+	"getxattr", "lgetxattr", "fgetxattr", "getxattrat",
+	"listxattr", "llistxattr", "flistxattr", "listxattrat",
+	"utime", "utimes", "utimensat", "futimesat",
+	// the host's identity
+	"sethostname", "setdomainname",
+	// SysV IPC and POSIX message queues: memory and queues of other processes
+	"shmget", "shmat", "shmdt", "shmctl",
+	"semget", "semop", "semtimedop", "semctl",
+	"msgget", "msgsnd", "msgrcv", "msgctl",
+	"mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+	// watching other files and file systems
+	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+	"fanotify_init", "fanotify_mark",
+	// priorities and memory placement (of others or its own: never needed)
+	"setpriority", "ioprio_set", "migrate_pages", "move_pages", "set_mempolicy_home_node",
+}
+
+// fileCalls open, create, rename and remove files by path. Landlock
+// denies them too; the filter makes them fail on a kernel without
+// Landlock as well, whatever route a snippet finds to a function that
+// reads files (text/template calling methods of its data, an interface).
+// Nothing in the worker opens a file once it is confined: the interpreter
+// reads sources from memory, time zones are loaded before. They fail with
+// EACCES, as Landlock's denials do.
+var fileCalls = []string{
+	"open", "openat", "openat2", "creat",
+	"mkdir", "mkdirat", "mknod", "mknodat", "rmdir",
+	"link", "linkat", "symlink", "symlinkat", "unlink", "unlinkat",
+	"rename", "renameat", "renameat2", "truncate",
 }
 
 func applySeccomp() Layer {
@@ -144,19 +197,25 @@ func applySeccomp() Layer {
 	if !seccomp.Supported() {
 		return Layer{Name: LayerSeccomp, Detail: "seccomp filters are not supported by this kernel"}
 	}
-	var names []string
-	for _, n := range denied {
-		if _, ok := info.SyscallNames[n]; ok { // fork and friends do not exist on every arch
-			names = append(names, n)
+	known := func(list []string) []string {
+		var names []string
+		for _, n := range list {
+			if _, ok := info.SyscallNames[n]; ok { // fork and friends do not exist on every arch
+				names = append(names, n)
+			}
 		}
+		return names
 	}
+	names := known(denied)
 	pid := uint64(os.Getpid())
 	cond := func(name string, c ...seccomp.Condition) seccomp.NameWithConditions {
 		return seccomp.NameWithConditions{Name: name, Conditions: c}
 	}
 	notSelf := seccomp.Condition{Argument: 0, Operation: seccomp.NotEqual, Value: pid}
+	notCaller := seccomp.Condition{Argument: 0, Operation: seccomp.NotEqual, Value: 0}
 	groups := []seccomp.SyscallGroup{
 		{Action: seccomp.ActionErrno, Names: names},
+		{Action: seccomp.ActionErrno | seccomp.Action(unix.EACCES), Names: known(fileCalls)},
 		{Action: seccomp.ActionErrno, NamesWithCondtions: []seccomp.NameWithConditions{
 			// new processes: clone without CLONE_THREAD (threads stay allowed)
 			cond("clone", seccomp.Condition{Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD}),
@@ -167,6 +226,11 @@ func applySeccomp() Layer {
 			cond("rt_tgsigqueueinfo", notSelf),
 			// prlimit64 that sets a limit (reading one is fine)
 			cond("prlimit64", seccomp.Condition{Argument: 2, Operation: seccomp.NotEqual, Value: 0}),
+			// scheduler settings of any thread but the calling one (pid 0)
+			cond("sched_setscheduler", notCaller),
+			cond("sched_setparam", notCaller),
+			cond("sched_setaffinity", notCaller),
+			cond("sched_setattr", notCaller),
 		}},
 	}
 	if _, ok := info.SyscallNames["clone3"]; ok {
@@ -181,5 +245,6 @@ func applySeccomp() Layer {
 	if err := seccomp.LoadFilter(filter); err != nil {
 		return Layer{Name: LayerSeccomp, Detail: err.Error()}
 	}
-	return Layer{Name: LayerSeccomp, Active: true, Detail: "no exec, fork, ptrace, sockets, mounts, namespaces, bpf, io_uring, signals to other processes or raised limits"}
+	return Layer{Name: LayerSeccomp, Active: true, Detail: "no file opens or path changes, no exec, fork, ptrace, sockets, mounts, namespaces, bpf, io_uring, signals to other processes, raised limits, " +
+		"chmod/chown/xattr/utime, sethostname, SysV IPC, inotify/fanotify, setpriority or scheduler calls on other threads"}
 }

@@ -27,6 +27,8 @@ type bridge struct {
 	setDeadline func(time.Time) error
 	// exit ends the worker when the channel breaks (os.Exit in Main).
 	exit func(code int)
+	// flow holds calls until their server has room (nil: no limits).
+	flow *flow
 
 	mu      sync.Mutex
 	next    uint64
@@ -57,6 +59,11 @@ func (b *bridge) Call(ctx context.Context, server, tool string, args json.RawMes
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	done, err := b.flow.take(ctx, server, CallCharge(server, tool, args))
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	ch := make(chan *Message, 1)
 	b.mu.Lock()
 	b.next++

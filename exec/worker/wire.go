@@ -230,6 +230,31 @@ func (c *Conn) Read() (*Message, error) {
 	return m, nil
 }
 
+// NextSize returns the size of the next message's frame without reading
+// its body, so that a reader can make room for it first (or wait until it
+// has room: the writer then blocks on a full channel). It returns what
+// Read would for a closed channel or an oversized frame.
+func (c *Conn) NextSize() (int, error) {
+	if c.body != nil {
+		return len(c.body), nil
+	}
+	hdr, err := c.r.Peek(4)
+	if err != nil {
+		if len(hdr) > 0 && errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return 0, fmt.Errorf("receive message: %w", err)
+		}
+		return 0, err
+	}
+	n := binary.BigEndian.Uint32(hdr)
+	if n > MaxMessage {
+		return 0, fmt.Errorf("receive message of %d bytes: %w (limit %d)", n, ErrTooLarge, MaxMessage)
+	}
+	return int(n), nil
+}
+
 var errShortFrame = errors.New("frame cut short")
 
 // parseFrame decodes the body of one frame; the message's byte fields

@@ -7,6 +7,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -36,6 +37,18 @@ const ControlFD = 3
 // Config is what the parent tells a worker on its command line.
 type Config struct {
 	Limits sandbox.Limits `json:"limits"`
+	// UID and GID are the user and group a worker started as root
+	// switches to before it runs anything (sandbox.DropPrivileges).
+	UID int `json:"uid,omitempty"`
+	GID int `json:"gid,omitempty"`
+	// CallSlots bounds the calls in flight to one server, and ServerBytes
+	// their bytes (CallCharge): the parent refuses calls beyond either, so
+	// the worker holds them until there is room. Zero: no limit.
+	CallSlots   int   `json:"call_slots,omitempty"`
+	ServerBytes int64 `json:"server_bytes,omitempty"`
+	// Skip names sandbox layers to leave out: only for tests of the
+	// layers below one (sandbox.Apply).
+	Skip []string `json:"skip,omitempty"`
 	// MaxStack bounds one goroutine's stack in bytes (deep recursion).
 	MaxStack int `json:"max_stack,omitempty"`
 }
@@ -67,6 +80,9 @@ const (
 // Main runs the worker and returns its exit status. Call it only when
 // IsWorker is true.
 func Main() int {
+	// Before anything else: descriptors mcpfs inherited without
+	// close-on-exec must not reach the snippet.
+	fds := sandbox.CloseInherited(ControlFD)
 	var cfg Config
 	if err := json.Unmarshal([]byte(os.Args[2]), &cfg); err != nil {
 		fmt.Fprintf(os.Stderr, "mcpfs worker: bad configuration %q: %v\n", os.Args[2], err)
@@ -93,11 +109,13 @@ func Main() int {
 	if cfg.MaxStack > 0 {
 		debug.SetMaxStack(cfg.MaxStack)
 	}
-	layers := sandbox.Apply(cfg.Limits)
+	layers := append([]sandbox.Layer{fds}, sandbox.Apply(cfg.Limits, cfg.UID, cfg.GID, cfg.Skip...)...)
 
 	// The interpreter with its standard library is ready before the job
 	// arrives: that is most of a short run's start-up.
-	mcp.Transport = newBridge(conn, ctl.SetReadDeadline, os.Exit).Call
+	br := newBridge(conn, ctl.SetReadDeadline, os.Exit)
+	br.flow = newFlow(cfg.CallSlots, cfg.ServerBytes)
+	mcp.Transport = br.Call
 	files := &jobFS{}
 	prepared, prepErr := newInterp(files, false)
 
@@ -226,6 +244,21 @@ func allowed(unrestricted bool) interp.Exports {
 			if k == "." || allow[path.Dir(k)] {
 				allowSyms[k] = v
 			}
+		}
+		// text/template's file functions are not there at all (the
+		// checker refuses them, this worker again when it is bypassed).
+		// Its Template's methods of the same names cannot be taken out:
+		// they and any other route to a file are refused by the process
+		// layers (Landlock, and seccomp's file calls on kernels without
+		// it).
+		if syms, ok := allowSyms["text/template/template"]; ok {
+			trimmed := map[string]reflect.Value{}
+			for name, v := range syms {
+				if name != "ParseFiles" && name != "ParseGlob" && name != "ParseFS" {
+					trimmed[name] = v
+				}
+			}
+			allowSyms["text/template/template"] = trimmed
 		}
 	})
 	return allowSyms

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/catalog"
 	"github.com/mcpfs/mcpfs/discovery/naming"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
@@ -69,7 +69,7 @@ func FromTree(t *mcpfs.Tree) *Index {
 // ToolDocs returns a document for every tool of every server of cat that
 // has a listing (a ready server's, or a cached one), named as the
 // generator names them: servers/<server>/<file>.go and <server>.<Func>.
-func ToolDocs(cat *discovery.Catalog) []Doc {
+func ToolDocs(cat *catalog.Catalog) []Doc {
 	if cat == nil {
 		return nil
 	}
@@ -100,7 +100,7 @@ type schema struct {
 	Enum        []any              `json:"enum"`
 }
 
-func serverDocs(s discovery.ServerSnapshot) []Doc {
+func serverDocs(s catalog.ServerSnapshot) []Doc {
 	pkg := naming.Package(s.Name)
 	// The same names, in the same order, as fs/gen assigns them.
 	names := naming.NewSet()

@@ -217,9 +217,9 @@ func TestImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	allowed := map[string]bool{
-		"github.com/mcpfs/mcpfs/discovery":        true,
-		"github.com/mcpfs/mcpfs/discovery/naming": true,
-		"github.com/mcpfs/mcpfs/fs":               true,
+		"github.com/mcpfs/mcpfs/discovery/catalog": true,
+		"github.com/mcpfs/mcpfs/discovery/naming":  true,
+		"github.com/mcpfs/mcpfs/fs":                true,
 	}
 	denied := map[string]bool{"os": true, "os/exec": true, "net": true, "net/http": true, "syscall": true, "io/ioutil": true}
 	for _, imp := range pkg.Imports {

@@ -27,13 +27,19 @@ func (d Dirs) log() *slog.Logger {
 	return d.Logger
 }
 
-// OutputDir is where long snippet output is saved: <data dir>/output, or
-// <temp dir>/mcpfs-output.
+// OutputDir is where long snippet output is saved whole: <data
+// dir>/output, or <user cache dir>/mcpfs/output; "" (output is cut, not
+// saved) when there is no home directory. Never a shared folder: exec
+// refuses one that is not the user's own.
 func (d Dirs) OutputDir() string {
 	if d.Data != "" {
 		return filepath.Join(d.Data, "output")
 	}
-	return filepath.Join(os.TempDir(), "mcpfs-output")
+	cache, ok, err := d.CacheDir()
+	if err != nil || !ok {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(cache), "output")
 }
 
 // CacheDir is where the cache lives: <--data-dir>/cache, or
