@@ -1,7 +1,9 @@
-// Package ui is mcpfs's local web page: the servers and their states, the
-// tree (browse, read a tool's Go file, search), a snippet editor that
-// type-checks as you type and runs with its output and tool calls
-// streaming in, the run history, and the saved skills with their versions.
+// Package ui is mcpfs's local web page: the servers and their states (and
+// tool definitions that differ from their pins), the tree (browse, read a
+// tool's Go file, search), a snippet editor that type-checks as you type
+// and runs with its output and tool calls streaming in, the run history,
+// the tail of the audit log of every face's tool calls, and the saved
+// skills with their versions.
 //
 // The page is served by Server, an http.Handler over a small Engine
 // interface: it knows no FUSE and starts no process of its own, so it is
