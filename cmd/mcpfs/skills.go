@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
-	mcpfs "github.com/mcpfs/mcpfs/fs"
 	"github.com/mcpfs/mcpfs/skills"
 )
 
@@ -28,23 +27,6 @@ func (g *globals) skillStore() (*skills.Store, error) {
 		return g.eng.Skills(), nil
 	}
 	return g.dirs().OpenSkills()
-}
-
-// savedSkills returns the saved skills for a tree, or none when no store
-// exists yet; problems are logged, never fatal.
-func savedSkills(dir string, log interface{ Warn(string, ...any) }) []mcpfs.Skill {
-	if dir == "" {
-		return nil
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil
-	}
-	s, err := skills.Open(dir, skills.Options{})
-	if err != nil {
-		log.Warn("skills are not available", "dir", dir, "error", err)
-		return nil
-	}
-	return skills.ForTree(s.List())
 }
 
 func newSkillsCmd(g *globals) *cobra.Command {
