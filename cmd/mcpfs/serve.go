@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpfs/mcpfs/cache"
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
+	"github.com/mcpfs/mcpfs/cmd/internal/ui"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/mcpserver"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
@@ -188,11 +189,16 @@ func runServe(ctx context.Context, g *globals, o serveOptions) error {
 		}
 		return nil
 	}
+	page, err := ui.New(uiEngine{e}, ui.Options{Token: token, Logger: g.log})
+	if err != nil {
+		return err
+	}
+	defer page.Close()
 	return serveHTTP(ctx, g, srv, ln, mcpserver.HTTPOptions{
 		Token:          token,
 		AllowedHosts:   append(boundHosts(addr), o.allowHosts...),
 		AllowedOrigins: o.allowOrigins,
-	}, from)
+	}, from, page)
 }
 
 // serveEngine is the engine as the MCP server face sees it, with the
@@ -213,10 +219,18 @@ func (s serveEngine) Run(ctx context.Context, filename string, src []byte, timeo
 }
 
 // serveHTTP serves srv on ln until ctx ends.
-func serveHTTP(ctx context.Context, g *globals, srv *mcpserver.Server, ln net.Listener, opts mcpserver.HTTPOptions, tokenFrom string) error {
+func serveHTTP(ctx context.Context, g *globals, srv *mcpserver.Server, ln net.Listener, opts mcpserver.HTTPOptions, tokenFrom string, page http.Handler) error {
 	h, err := srv.Handler(opts)
 	if err != nil {
 		return err
+	}
+	if page != nil {
+		// The page of mcpfs ui, behind its own guard (loopback Host and
+		// Origin, the same token as a bearer header or a cookie).
+		mux := http.NewServeMux()
+		mux.Handle("/ui/", http.StripPrefix("/ui", page))
+		mux.Handle("/", h)
+		h = mux
 	}
 	hs := &http.Server{
 		Handler:           h,
@@ -226,6 +240,9 @@ func serveHTTP(ctx context.Context, g *globals, srv *mcpserver.Server, ln net.Li
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	fmt.Fprintf(g.stderr, "mcpfs: serving MCP at %s\n", url)
+	if page != nil {
+		fmt.Fprintf(g.stderr, "mcpfs: the page (mcpfs ui) at http://%s/ui/?token=<the bearer token>\n", ln.Addr().String())
+	}
 	fmt.Fprintf(g.stderr, "mcpfs: bearer token: %s (send Authorization: Bearer <token>)\n", tokenFrom)
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopbackHost(host) {
 		fmt.Fprintf(g.stderr, "mcpfs: warning: listening on %s, not only on this machine: anyone who reaches it with the token runs code with your servers' access\n", host)

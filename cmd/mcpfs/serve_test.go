@@ -640,3 +640,31 @@ func BenchmarkServeExec(b *testing.B) {
 		run(b, connectHTTP(b, s.url, s.token))
 	})
 }
+
+// TestServeHTTPPage: serve --http also serves the page of mcpfs ui under
+// /ui/, behind the same bearer token.
+func TestServeHTTPPage(t *testing.T) {
+	s := startHTTPServe(t, writeConfig(t, false))
+	page := strings.TrimSuffix(s.url, "/mcp") + "/ui/"
+	get := func(auth string) int {
+		req, _ := http.NewRequest("GET", page, nil)
+		if auth != "" {
+			req.Header.Set("Authorization", "Bearer "+auth)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := get(s.token); code != http.StatusOK {
+		t.Errorf("GET /ui/ with the token: %d, want 200", code)
+	}
+	if code := get(""); code != http.StatusUnauthorized {
+		t.Errorf("GET /ui/ without a token: %d, want 401", code)
+	}
+	if code := get("wrong-token-0123456789"); code == http.StatusOK {
+		t.Errorf("GET /ui/ with a wrong token: %d, want a refusal", code)
+	}
+}
