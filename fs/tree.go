@@ -190,7 +190,7 @@ func (t *Tree) lookup(op, name string) (*node, error) {
 		return n, nil
 	}
 	parts := strings.Split(name, "/")
-	for _, p := range parts {
+	for i, p := range parts {
 		if !n.isDir {
 			return nil, &iofs.PathError{Op: op, Path: name, Err: ErrNotDir}
 		}
@@ -198,8 +198,11 @@ func (t *Tree) lookup(op, name string) (*node, error) {
 		if !ok {
 			return nil, &iofs.PathError{Op: op, Path: name, Err: iofs.ErrNotExist}
 		}
-		if child.lazy != nil {
-			// servers/<s>: generated on first look.
+		if child.lazy != nil && !(op == "stat" && i == len(parts)-1) {
+			// servers/<s>: generated on the first look inside. A stat of
+			// the folder itself (the kernel's lookup of each entry when
+			// servers/ is listed) needs only the placeholder, which
+			// reports what the generated folder would.
 			child = t.serverNode(child.lazy)
 		}
 		n = child
