@@ -181,6 +181,9 @@ func serverState(s discovery.ServerSnapshot) string {
 	case discovery.StateReady:
 		return "ready, " + plural(len(s.Tools), "tool")
 	case discovery.StateFailed:
+		if strings.HasPrefix(s.Err, "needs login: ") {
+			return oneLine(s.Err)
+		}
 		return "failed: " + oneLine(s.Err)
 	default:
 		return strings.TrimSpace(string(s.State))

@@ -145,6 +145,9 @@ func stateLine(s discovery.ServerSnapshot) string {
 		line = fmt.Sprintf("ready\t%s", plural(len(s.Tools), "tool"))
 	case discovery.StateFailed:
 		line = "failed\t" + oneLine(s.Err)
+		if strings.HasPrefix(s.Err, "needs login: ") {
+			line = oneLine(s.Err) // not failed: waiting for mcpfs auth
+		}
 	case discovery.StateConnecting:
 		if s.Err != "" {
 			line = "connecting\t" + oneLine(s.Err)

@@ -655,6 +655,10 @@ func unavailable(cat *discovery.Catalog, imports map[string]bool) error {
 		}
 		switch s.State {
 		case discovery.StateFailed:
+			if strings.HasPrefix(s.Err, "needs login: ") {
+				lines = append(lines, fmt.Sprintf("%s/%s: %s", mcpfs.ServersDir, naming.Package(s.Name), s.Err))
+				continue
+			}
 			lines = append(lines, fmt.Sprintf("%s/%s: failed: %s", mcpfs.ServersDir, naming.Package(s.Name), s.Err))
 		case discovery.StateDisabled:
 			lines = append(lines, fmt.Sprintf("%s/%s: disabled in the config", mcpfs.ServersDir, naming.Package(s.Name)))
