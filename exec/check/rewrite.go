@@ -23,15 +23,16 @@ type edit struct {
 type rewriter struct {
 	*checker
 	edits   []edit
-	n       int                 // counter for fresh names
-	helpers map[string]string   // helper key → name
-	defs    []string            // helper declarations, in order
-	local   map[string]string   // package path → name in the snippet
-	added   []string            // imports added for helper types: `name "path"`
-	skip    map[ast.Node]bool   // calls already rewritten as part of another
-	gone    map[*ast.Ident]bool // package members whose uses were rewritten away
-	named   map[string]bool     // import paths that added code names
-	tag     string              // in fresh names: tells apart the files of one package
+	n       int                     // counter for fresh names
+	helpers map[string]string       // helper key → name
+	defs    []string                // helper declarations, in order
+	local   map[string]string       // package path → name in the snippet
+	added   []string                // imports added for helper types: `name "path"`
+	skip    map[ast.Node]bool       // calls already rewritten as part of another
+	gone    map[*ast.Ident]bool     // package members whose uses were rewritten away
+	named   map[string]bool         // import paths that added code names
+	tag     string                  // in fresh names: tells apart the files of one package
+	dyn     map[string][]types.Type // interface → the snippet's types fmt needs converted
 }
 
 func (c *checker) rewrite() []byte { return c.rewriteTagged("") }

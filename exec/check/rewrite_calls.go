@@ -26,6 +26,9 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			return
 		}
 	}
+	if r.fmtCall(call) {
+		return
+	}
 	if fn := r.stdFunc(call); fn != "" {
 		r.stdCall(call, fn)
 		return

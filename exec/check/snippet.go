@@ -134,7 +134,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	trees := map[string]bool{}
 	for p := range c.imports {
 		prog.Imports = append(prog.Imports, p)
-		if strings.HasPrefix(p, treePrefix) {
+		if strings.HasPrefix(p, treePrefix) && p != shimPath {
 			c.cache.closure(p, trees)
 		}
 	}

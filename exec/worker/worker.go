@@ -19,6 +19,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/mcpfs/mcpfs/exec/check"
+	"github.com/mcpfs/mcpfs/exec/internal/shim"
 	"github.com/mcpfs/mcpfs/exec/sandbox"
 	"github.com/mcpfs/mcpfs/fs/gen/runtime/mcp"
 )
@@ -165,6 +166,9 @@ func newInterp(files *jobFS, unrestricted bool) (*interp.Interpreter, error) {
 	}
 	if err := i.Use(runtimeSymbols); err != nil {
 		return nil, fmt.Errorf("load the runtime package %s: %w", RuntimeImport, err)
+	}
+	if err := i.Use(shim.Symbols); err != nil {
+		return nil, fmt.Errorf("load the rewrite's helpers %s: %w", shim.ImportPath, err)
 	}
 	return i, nil
 }
