@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/types"
@@ -57,6 +58,79 @@ func (c *checker) checkErrorValues() {
 					c.errorf(a.Pos(), "return the error value itself, or format it with %v (the result is then a plain error)",
 						"fmt.Errorf cannot wrap %s with %%w in snippets: the interpreter passes it to the standard library without its Error method", types.TypeString(t, c.qualifier))
 				}
+			}
+		}
+		return true
+	})
+}
+
+// checkValueErrors refuses finding a value (non-pointer) type of the
+// snippet's in an interface of the standard library, such as error: the
+// interpreter stores such a value there in a wrapper of its own, so that
+// a type assertion, a type switch case or errors.As never matches it.
+// Pointer types keep their identity.
+func (c *checker) checkValueErrors() {
+	report := func(pos ast.Node, t types.Type, iface types.Type) {
+		name := types.TypeString(t, c.qualifier)
+		c.errorf(pos.Pos(), fmt.Sprintf("give its methods pointer receivers (func (e *%s) Error() string), store &%s{...}, and look for *%s", name, name, name),
+			"the interpreter cannot find a %s value in a %s: it loses the type of values (not pointers) stored in interfaces of the standard library", name, types.TypeString(iface, c.qualifier))
+	}
+	valueType := func(t types.Type) bool {
+		if t == nil {
+			return false
+		}
+		if _, ok := interpNamed(t); !ok {
+			return false
+		}
+		_, isIface := t.Underlying().(*types.Interface)
+		return !isIface
+	}
+	hostIface := func(t types.Type) bool {
+		if t == nil {
+			return false
+		}
+		it, ok := t.Underlying().(*types.Interface)
+		if !ok || it.NumMethods() == 0 {
+			return false
+		}
+		_, interp := interpNamed(t)
+		return !interp
+	}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			if n.Type == nil {
+				return true
+			}
+			if xt := c.info.TypeOf(n.X); hostIface(xt) && valueType(c.info.TypeOf(n.Type)) {
+				report(n.Type, c.info.TypeOf(n.Type), xt)
+			}
+		case *ast.TypeSwitchStmt:
+			var x ast.Expr
+			switch a := n.Assign.(type) {
+			case *ast.AssignStmt:
+				x = a.Rhs[0].(*ast.TypeAssertExpr).X
+			case *ast.ExprStmt:
+				x = a.X.(*ast.TypeAssertExpr).X
+			}
+			xt := c.info.TypeOf(x)
+			if !hostIface(xt) {
+				return true
+			}
+			for _, cl := range n.Body.List {
+				for _, e := range cl.(*ast.CaseClause).List {
+					if t := c.info.TypeOf(e); valueType(t) {
+						report(e, t, xt)
+					}
+				}
+			}
+		case *ast.CallExpr:
+			fn, ok := c.info.Uses[calleeIdent(n.Fun)].(*types.Func)
+			if !ok || fn.FullName() != "errors.As" || len(n.Args) != 2 {
+				return true
+			}
+			if pt, ok := underlying(c.info.TypeOf(n.Args[1])).(*types.Pointer); ok && valueType(pt.Elem()) {
+				report(n.Args[1], pt.Elem(), types.Universe.Lookup("error").Type())
 			}
 		}
 		return true

@@ -32,6 +32,8 @@ type rewriter struct {
 	gone    map[*ast.Ident]bool     // package members whose uses were rewritten away
 	named   map[string]bool         // import paths that added code names
 	tag     string                  // in fresh names: tells apart the files of one package
+	called  map[ast.Expr]bool       // the function expressions of calls
+	defers  []*ast.DeferStmt        // rewritten last: see deferStmt
 	dyn     map[string][]types.Type // interface → the snippet's types fmt needs converted
 }
 
@@ -40,7 +42,7 @@ func (c *checker) rewrite() []byte { return c.rewriteTagged("") }
 // rewriteTagged is rewrite with tag in the names it adds, so that the
 // files of one package do not declare the same helper name.
 func (c *checker) rewriteTagged(tag string) []byte {
-	r := &rewriter{checker: c, tag: tag, helpers: map[string]string{}, local: map[string]string{}, skip: map[ast.Node]bool{}, gone: map[*ast.Ident]bool{}, named: map[string]bool{}}
+	r := &rewriter{checker: c, tag: tag, helpers: map[string]string{}, local: map[string]string{}, skip: map[ast.Node]bool{}, gone: map[*ast.Ident]bool{}, named: map[string]bool{}, called: map[ast.Expr]bool{}}
 	for _, im := range c.file.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
 		name := ""
@@ -54,6 +56,9 @@ func (c *checker) rewriteTagged(tag string) []byte {
 	r.walk(c.file, nil)
 	if len(c.errs) > 0 {
 		return nil
+	}
+	for i := len(r.defers) - 1; i >= 0; i-- {
+		r.deferStmt(r.defers[i]) // innermost first
 	}
 	r.blankUnused()
 	return r.apply()
@@ -257,7 +262,12 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 	case *ast.ForStmt:
 		r.forStmt(n, stack)
 	case *ast.CallExpr:
+		r.called[ast.Unparen(n.Fun)] = true
 		r.call(n)
+	case *ast.SelectorExpr:
+		r.methodSel(n)
+	case *ast.DeferStmt:
+		r.defers = append(r.defers, n)
 	}
 	stack = append(stack, n)
 	ast.Inspect(n, func(m ast.Node) bool {

@@ -22,6 +22,11 @@ func (r *rewriter) call(call *ast.CallExpr) {
 				r.minMax(call, b.Name())
 			case "clear":
 				r.clear(call)
+			case "recover":
+				// The interpreter's recover returns a reflect.Value.
+				sh := r.qualify(types.NewPackage(shimPath, "shim"))
+				r.insert(call.Pos(), sh+".Recovered(")
+				r.insert(call.End(), ")")
 			}
 			return
 		}

@@ -381,9 +381,14 @@ func (r *rewriter) fmtConv(t types.Type, top, name, methods bool, pos token.Pos)
 	}
 	tn := r.typeNameQuiet(t)
 	if tn == "" {
-		if name {
-			r.errorf(pos, "declare the type at package level (outside func), or print its fields", "the interpreter cannot print the type of %s here: it is declared inside a function", types.TypeString(t, r.qualifier))
+		if n, ok := t.(*types.Named); ok && n.Obj().Parent() != nil && n.Obj().Parent() != n.Obj().Pkg().Scope() {
+			// A type declared in a function (it has no methods): its
+			// values are assignable to its underlying type.
+			tn = r.typeNameQuiet(n.Underlying())
 		}
+	}
+	if tn == "" {
+		r.errorf(pos, "declare the types it uses at package level (outside func), or print its fields one by one", "the interpreter cannot print a value of type %s as Go does: it uses a type declared inside a function", types.TypeString(t, r.qualifier))
 		return ""
 	}
 	key := fmt.Sprintf("fmt %s|%v|%v|%v", tn, top, name, methods)

@@ -122,6 +122,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkMain()
 	c.checkUses()
 	c.checkErrorValues()
+	c.checkValueErrors()
 	c.checkJSON()
 	if len(c.errs) > 0 {
 		return nil, c.result()

@@ -521,3 +521,15 @@ func fixT(format string, args []any) (string, []any) {
 	}
 	return format, args
 }
+
+// Recovered is the value recover returned, which the interpreter hands
+// over as a reflect.Value: the value itself, as in Go.
+func Recovered(v any) any {
+	if rv, ok := v.(reflect.Value); ok {
+		if !rv.IsValid() || !rv.CanInterface() {
+			return nil
+		}
+		return rv.Interface()
+	}
+	return v
+}

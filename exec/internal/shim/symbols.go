@@ -14,6 +14,7 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 	"Interface": reflect.ValueOf(Interface),
 	"Map":       reflect.ValueOf(Map),
 	"Pointer":   reflect.ValueOf(Pointer),
+	"Recovered": reflect.ValueOf(Recovered),
 	"Slice":     reflect.ValueOf(Slice),
 	"Sprintf":   reflect.ValueOf(Sprintf),
 	"Struct":    reflect.ValueOf(Struct),
