@@ -259,6 +259,8 @@ var (
 	// The position is where the function's body starts. A match takes
 	// the line's newline too, so that replacing it removes the line.
 	interpPanic = regexp.MustCompile(`(?m)^(\S+\.go:\d+:\d+): panic: (\S+?)(?:\(\.\.\.\))?$\n?`)
+	// knownPos starts a panic message whose position the worker knew.
+	knownPos = regexp.MustCompile(`^\S+\.go:\d+: `)
 	// runtimePanic is the Go runtime's own "panic: value" line.
 	runtimePanic = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
 )
@@ -281,7 +283,7 @@ func panicLine(text string) string {
 // panic's position would send the reader to the wrong line.
 func withFrames(msg, stderr string) string {
 	frames := interpPanic.FindAllStringSubmatch(stderr, 8)
-	if len(frames) == 0 {
+	if len(frames) == 0 || knownPos.MatchString(msg) {
 		return msg
 	}
 	at := frames[0][1]

@@ -136,3 +136,112 @@ func (c *checker) checkValueErrors() {
 		return true
 	})
 }
+
+// checkTypeSwitches refuses type switch cases on interfaces of the
+// standard library (error, fmt.Stringer, ...): the interpreter's type
+// switch never matches them, while a comma-ok assertion does.
+func (c *checker) checkTypeSwitches() {
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSwitchStmt)
+		if !ok {
+			return true
+		}
+		var x string
+		switch a := ts.Assign.(type) {
+		case *ast.AssignStmt:
+			x = types.ExprString(a.Rhs[0].(*ast.TypeAssertExpr).X)
+		case *ast.ExprStmt:
+			x = types.ExprString(a.X.(*ast.TypeAssertExpr).X)
+		}
+		for _, cl := range ts.Body.List {
+			for _, e := range cl.(*ast.CaseClause).List {
+				t := c.info.TypeOf(e)
+				if t == nil {
+					continue
+				}
+				it, isIface := t.Underlying().(*types.Interface)
+				if !isIface || it.NumMethods() == 0 {
+					continue
+				}
+				if _, interp := interpNamed(t); interp {
+					continue
+				}
+				name := types.TypeString(t, c.qualifier)
+				c.errorf(e.Pos(), fmt.Sprintf("test it before the switch: if v, ok := %s.(%s); ok { ... }", x, name),
+					"the interpreter's type switch never matches case %s (an interface of the standard library)", name)
+			}
+		}
+		return true
+	})
+}
+
+// checkTemplates refuses executing a text/template over values of the
+// snippet's types with methods: the interpreter hides the methods from
+// the template (it neither calls .Method nor formats with String).
+func (c *checker) checkTemplates() {
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := c.info.Uses[calleeIdent(call.Fun)].(*types.Func)
+		if !ok {
+			return true
+		}
+		arg := -1
+		switch fn.FullName() {
+		case "(*text/template.Template).Execute":
+			arg = 1
+		case "(*text/template.Template).ExecuteTemplate":
+			arg = 2
+		}
+		if arg < 0 || arg >= len(call.Args) {
+			return true
+		}
+		if m := methodsInside(c.info.TypeOf(call.Args[arg]), map[types.Type]bool{}); m != "" {
+			c.errorf(call.Args[arg].Pos(), "call the methods first and pass their results in a map or a struct without methods",
+				"text/template cannot see the method %s in snippets: the interpreter hides the methods of the snippet's types from the standard library", m)
+		}
+		return true
+	})
+}
+
+// methodsInside names a method of an interpreted type found in t.
+func methodsInside(t types.Type, seen map[types.Type]bool) string {
+	if t == nil || seen[t] {
+		return ""
+	}
+	seen[t] = true
+	base := t
+	if p, ok := t.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	if n, ok := interpNamed(base); ok {
+		if _, isIface := n.Underlying().(*types.Interface); !isIface {
+			ms := types.NewMethodSet(types.NewPointer(n))
+			if ms.Len() > 0 {
+				return n.Obj().Name() + "." + ms.At(0).Obj().Name()
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return methodsInside(u.Elem(), seen)
+	case *types.Slice:
+		return methodsInside(u.Elem(), seen)
+	case *types.Array:
+		return methodsInside(u.Elem(), seen)
+	case *types.Map:
+		if m := methodsInside(u.Key(), seen); m != "" {
+			return m
+		}
+		return methodsInside(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if m := methodsInside(u.Field(i).Type(), seen); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
+}

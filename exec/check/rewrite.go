@@ -22,19 +22,20 @@ type edit struct {
 // replaces; helper functions go at the end of the file.
 type rewriter struct {
 	*checker
-	edits   []edit
-	n       int                     // counter for fresh names
-	helpers map[string]string       // helper key → name
-	defs    []string                // helper declarations, in order
-	local   map[string]string       // package path → name in the snippet
-	added   []string                // imports added for helper types: `name "path"`
-	skip    map[ast.Node]bool       // calls already rewritten as part of another
-	gone    map[*ast.Ident]bool     // package members whose uses were rewritten away
-	named   map[string]bool         // import paths that added code names
-	tag     string                  // in fresh names: tells apart the files of one package
-	called  map[ast.Expr]bool       // the function expressions of calls
-	defers  []*ast.DeferStmt        // rewritten last: see deferStmt
-	dyn     map[string][]types.Type // interface → the snippet's types fmt needs converted
+	edits     []edit
+	n         int                     // counter for fresh names
+	helpers   map[string]string       // helper key → name
+	defs      []string                // helper declarations, in order
+	local     map[string]string       // package path → name in the snippet
+	added     []string                // imports added for helper types: `name "path"`
+	skip      map[ast.Node]bool       // calls already rewritten as part of another
+	gone      map[*ast.Ident]bool     // package members whose uses were rewritten away
+	named     map[string]bool         // import paths that added code names
+	tag       string                  // in fresh names: tells apart the files of one package
+	called    map[ast.Expr]bool       // the function expressions of calls
+	defers    []*ast.DeferStmt        // rewritten last: see deferStmt
+	jsonCands *[]types.Type           // see jsonCandidates
+	dyn       map[string][]types.Type // interface → the snippet's types fmt needs converted
 }
 
 func (c *checker) rewrite() []byte { return c.rewriteTagged("") }
@@ -266,6 +267,10 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 		r.call(n)
 	case *ast.SelectorExpr:
 		r.methodSel(n)
+	case *ast.IndexExpr:
+		r.indexExpr(n, stack)
+	case *ast.SliceExpr:
+		r.sliceExpr(n)
 	case *ast.DeferStmt:
 		r.defers = append(r.defers, n)
 	}

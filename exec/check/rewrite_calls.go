@@ -31,7 +31,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			return
 		}
 	}
-	if r.fmtCall(call) {
+	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) {
 		return
 	}
 	if fn := r.stdFunc(call); fn != "" {

@@ -21,7 +21,7 @@ var (
 )
 
 // shimImporter adds the rewrite's compiled helpers (exec/internal/shim,
-// type-checked from fmt.go with the toolchain's export data) to imp.
+// type-checked from its source (not symbols.go) with the toolchain's export data) to imp.
 type shimImporter struct{ imp types.Importer }
 
 func (s shimImporter) Import(p string) (*types.Package, error) {
@@ -30,13 +30,17 @@ func (s shimImporter) Import(p string) (*types.Package, error) {
 	}
 	shimOnce.Do(func() {
 		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "../internal/shim/fmt.go", nil, 0)
-		if err != nil {
-			shimErr = err
-			return
+		var files []*ast.File
+		for _, name := range []string{"fmt.go", "panic.go", "json.go"} {
+			f, err := parser.ParseFile(fset, "../internal/shim/"+name, nil, 0)
+			if err != nil {
+				shimErr = err
+				return
+			}
+			files = append(files, f)
 		}
 		conf := types.Config{Importer: importer.Default()}
-		shimPkg, shimErr = conf.Check(shimPath, fset, []*ast.File{f}, nil)
+		shimPkg, shimErr = conf.Check(shimPath, fset, files, nil)
 	})
 	return shimPkg, shimErr
 }

@@ -123,6 +123,8 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkUses()
 	c.checkErrorValues()
 	c.checkValueErrors()
+	c.checkTypeSwitches()
+	c.checkTemplates()
 	c.checkJSON()
 	if len(c.errs) > 0 {
 		return nil, c.result()

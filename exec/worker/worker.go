@@ -187,20 +187,27 @@ func run(job *Job, i *interp.Interpreter, files *jobFS) (fail *Failure) {
 
 	defer func() {
 		if r := recover(); r != nil {
-			fail = &Failure{Kind: FailPanic, Msg: panicMessage(r)}
+			fail = &Failure{Kind: FailPanic, Msg: panicMessage(name, r)}
 		}
 	}()
 	if _, err := i.EvalPath(name); err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
-			return &Failure{Kind: FailPanic, Msg: panicMessage(p.Value)}
+			return &Failure{Kind: FailPanic, Msg: panicMessage(name, p.Value)}
 		}
 		return &Failure{Kind: FailCompile, Msg: err.Error()}
 	}
 	return nil
 }
 
-func panicMessage(v any) string {
+// panicMessage is Go's message for the panic value v (reflect's messages
+// for run-time errors become Go's), after "file:line: " when the rewrite
+// recorded where it happened.
+func panicMessage(file string, v any) string {
+	v = shim.GoPanic(v)
+	if re, ok := v.(*shim.RuntimeError); ok && re.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", file, re.Line, re.Msg)
+	}
 	if err, ok := v.(error); ok {
 		return err.Error()
 	}

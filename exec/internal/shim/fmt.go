@@ -529,7 +529,20 @@ func Recovered(v any) any {
 		if !rv.IsValid() || !rv.CanInterface() {
 			return nil
 		}
-		return rv.Interface()
+		return GoPanic(rv.Interface())
 	}
-	return v
+	return GoPanic(v)
 }
+
+// JSON stands for a value whose type has a MarshalJSON method, which
+// encoding/json cannot see through the interpreter.
+type JSON struct{ M func() ([]byte, error) }
+
+// MarshalJSON implements json.Marshaler.
+func (j *JSON) MarshalJSON() ([]byte, error) { return j.M() }
+
+// Text stands for a value whose type has a MarshalText method.
+type Text struct{ M func() ([]byte, error) }
+
+// MarshalText implements encoding.TextMarshaler.
+func (t *Text) MarshalText() ([]byte, error) { return t.M() }
