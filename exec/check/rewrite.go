@@ -54,6 +54,7 @@ func (c *checker) rewriteTagged(tag string) []byte {
 		}
 		r.local[p] = name
 	}
+	r.iterImport()
 	r.walk(c.file, nil)
 	if len(c.errs) > 0 {
 		return nil
@@ -257,9 +258,12 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 	if n == nil || r.skip[n] {
 		return
 	}
+	if r.iterType(n) {
+		return
+	}
 	switch n := n.(type) {
 	case *ast.RangeStmt:
-		r.rangeStmt(n)
+		r.rangeStmt(n, stack)
 	case *ast.ForStmt:
 		r.forStmt(n, stack)
 	case *ast.CallExpr:
@@ -289,7 +293,7 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 // rangeStmt rewrites range over an integer and over the iterator functions
 // it can, refuses other function iterators, and gives range variables
 // per-iteration copies where a closure or pointer could tell.
-func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
+func (r *rewriter) rangeStmt(s *ast.RangeStmt, stack []ast.Node) {
 	tv := r.info.Types[s.X]
 	if tv.Type == nil {
 		return
@@ -301,7 +305,7 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 		}
 		return
 	case *types.Signature:
-		r.rangeFunc(s)
+		r.rangeFunc(s, stack)
 		return
 	}
 	if s.Tok != token.DEFINE {
@@ -371,12 +375,19 @@ func (r *rewriter) insertExprAssign(s *ast.RangeStmt, i string) {
 
 // rangeFunc rewrites range over maps.Keys, maps.Values, maps.All,
 // slices.Values and slices.All; anything else is refused.
-func (r *rewriter) rangeFunc(s *ast.RangeStmt) {
+func (r *rewriter) rangeFunc(s *ast.RangeStmt, stack []ast.Node) {
 	call, ok := ast.Unparen(s.X).(*ast.CallExpr)
 	fn := r.stdFunc(call)
 	hint := "the interpreter cannot range over functions (iterators): collect the values into a slice and range over it, e.g. `for _, k := range keys` after appending the keys to keys in a loop"
-	if !ok || fn == "" || len(call.Args) != 1 {
-		r.errorf(s.X.Pos(), hint, "range over function iterators is not supported in snippets")
+	switch fn {
+	case "maps.Keys", "maps.Values", "maps.All", "slices.All", "slices.Values":
+	default:
+		ok = false
+	}
+	if !ok || len(call.Args) != 1 {
+		if !r.rangeOverFunc(s, stack) {
+			r.errorf(s.X.Pos(), hint, "range over function iterators is not supported in snippets")
+		}
 		return
 	}
 	arg := call.Args[0]

@@ -31,7 +31,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			return
 		}
 	}
-	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) {
+	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) {
 		return
 	}
 	if fn := r.stdFunc(call); fn != "" {
@@ -278,6 +278,12 @@ func (r *rewriter) seqConsumer(call *ast.CallExpr, fn string) {
 	}
 	innerFn := r.stdFunc(inner)
 	tmpl, ok := seqHelpers[innerFn]
+	if (!ok || len(inner.Args) != 1) && len(call.Args) > 0 {
+		if params, isSeq := yieldSig(r.info.TypeOf(call.Args[0])); isSeq && params.Len() == 1 {
+			r.seqConsumerFunc(call, fn, params.At(0).Type())
+			return
+		}
+	}
 	if !ok || len(inner.Args) != 1 {
 		r.errorf(call.Pos(), "write "+fn+"(maps.Keys(m)), "+fn+"(maps.Values(m)) or "+fn+"(slices.Values(s)), or build the slice with a loop",
 			"%s is only supported over maps.Keys, maps.Values and slices.Values in snippets (the interpreter has no iterators)", fn)
@@ -411,4 +417,39 @@ func interpreted(t types.Type) bool {
 	}
 	p := n.Obj().Pkg().Path()
 	return p == "main" || strings.HasPrefix(p, treePrefix)
+}
+
+// seqConsumerFunc rewrites slices.Collect/Sorted/SortedFunc over any
+// function iterator: a helper collects its values into a slice.
+func (r *rewriter) seqConsumerFunc(call *ast.CallExpr, fn string, elem types.Type) {
+	en := r.typeName(elem, call.Pos())
+	if en == "" {
+		return
+	}
+	collect := r.helper("collectseq "+en, "collect", func(f string) string {
+		return strings.NewReplacer("$F", f, "$E", en).Replace(
+			`func $F(seq func(func($E) bool)) []$E { var out []$E; seq(func(v $E) bool { out = append(out, v); return true }); return out }`)
+	})
+	r.consume(call)
+	arg := call.Args[0]
+	switch fn {
+	case "slices.Collect":
+		r.replace(call.Fun.Pos(), call.Fun.End(), collect)
+	case "slices.Sorted":
+		outer := r.helper("sorted "+en, "sorted", func(f string) string {
+			return strings.NewReplacer("$F", f, "$E", en, "$sort", r.qualify(types.NewPackage("sort", "sort"))).Replace(
+				`func $F(x []$E) []$E { $sort.Slice(x, func(i, j int) bool { return x[i] < x[j] || (x[i] != x[i] && x[j] == x[j]) }); return x }`)
+		})
+		r.replace(call.Fun.Pos(), call.Fun.End(), outer)
+		r.insert(arg.Pos(), collect+"(")
+		r.insert(arg.End(), ")")
+	case "slices.SortedFunc":
+		outer := r.helper("sortedfunc "+en, "sortedfunc", func(f string) string {
+			return strings.NewReplacer("$F", f, "$E", en, "$sort", r.qualify(types.NewPackage("sort", "sort"))).Replace(
+				`func $F(x []$E, cmp func(a, b $E) int) []$E { $sort.SliceStable(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }); return x }`)
+		})
+		r.replace(call.Fun.Pos(), call.Fun.End(), outer)
+		r.insert(arg.Pos(), collect+"(")
+		r.insert(arg.End(), ")")
+	}
 }
