@@ -72,8 +72,14 @@ func (c *checker) checkErrorValues() {
 func (c *checker) checkValueErrors() {
 	report := func(pos ast.Node, t types.Type, iface types.Type) {
 		name := types.TypeString(t, c.qualifier)
+		in := types.TypeString(iface, c.qualifier)
+		if in == "error" {
+			in = "an error"
+		} else {
+			in = "a " + in
+		}
 		c.errorf(pos.Pos(), fmt.Sprintf("give its methods pointer receivers (func (e *%s) Error() string), store &%s{...}, and look for *%s", name, name, name),
-			"the interpreter cannot find a %s value in a %s: it loses the type of values (not pointers) stored in interfaces of the standard library", name, types.TypeString(iface, c.qualifier))
+			"the interpreter cannot find a %s value in %s: it loses the type of values (not pointers) stored in interfaces of the standard library", name, in)
 	}
 	valueType := func(t types.Type) bool {
 		if t == nil {

@@ -116,9 +116,8 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 		return nil, c.result()
 	}
 	c.typeCheck()
-	if len(c.errs) > 0 {
-		return nil, c.result()
-	}
+	// The checks below run over what type-checked too, so that one pass
+	// reports every problem of the snippet.
 	c.checkMain()
 	c.checkUses()
 	c.checkErrorValues()
