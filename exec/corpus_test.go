@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/mcpfs/mcpfs/exec/check"
+	"github.com/mcpfs/mcpfs/fs/gen"
 )
 
 var updateCorpus = flag.Bool("update", false, "record the corpus outputs (testdata/corpus/*.txtar) from go run")
@@ -319,4 +320,14 @@ func prefixed(prefix string, s []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestGoModVersion: the tree's go.mod states the language version the
+// check accepts, so that go vet and gopls in an exported tree accept what
+// mcpfs runs.
+func TestGoModVersion(t *testing.T) {
+	want := "go " + strings.TrimPrefix(check.GoVersion, "go") + "\n"
+	if !strings.Contains(gen.GoMod, "\n"+want) {
+		t.Errorf("fs/gen.GoMod is %q, want a line %q (check.GoVersion)", gen.GoMod, want)
+	}
 }

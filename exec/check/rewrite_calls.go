@@ -43,6 +43,10 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			r.errorsAs(call)
 			return
 		}
+		if fn, ok := r.info.Uses[id].(*types.Func); ok && fn.FullName() == treePrefix+"mcp.Ptr" {
+			r.ptrCall(call)
+			return
+		}
 	}
 	r.instantiate(call)
 }
@@ -452,4 +456,23 @@ func (r *rewriter) seqConsumerFunc(call *ast.CallExpr, fn string, elem types.Typ
 		r.insert(arg.Pos(), collect+"(")
 		r.insert(arg.End(), ")")
 	}
+}
+
+// ptrCall rewrites mcp.Ptr(v), generic, into a helper for its type
+// argument: the worker's runtime package is compiled and has no generic
+// functions.
+func (r *rewriter) ptrCall(call *ast.CallExpr) {
+	args := r.typeArgs(call)
+	if len(args) != 1 {
+		return
+	}
+	tn := r.typeName(args[0], call.Pos())
+	if tn == "" {
+		return
+	}
+	name := r.helper("ptr "+tn, "ptr", func(f string) string {
+		return "func " + f + "(v " + tn + ") *" + tn + " { return &v }"
+	})
+	r.replace(call.Fun.Pos(), call.Fun.End(), name)
+	r.consume(call)
 }

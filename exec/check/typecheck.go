@@ -9,6 +9,10 @@ import (
 	"strings"
 )
 
+// GoVersion is the Go language version snippets are checked at; the
+// tree's go.mod (fs/gen.GoMod) says the same.
+const GoVersion = "go1.26"
+
 // newInfo returns a types.Info that records all the rewrite needs.
 func newInfo() *types.Info {
 	return &types.Info{
@@ -28,7 +32,8 @@ func (c *checker) typeCheck() {
 	c.info = newInfo()
 	var terrs []types.Error
 	conf := types.Config{
-		Importer: c.cache,
+		GoVersion: GoVersion,
+		Importer:  c.cache,
 		Error: func(err error) {
 			var te types.Error
 			if errors.As(err, &te) && len(terrs) < 4*maxErrors {

@@ -44,6 +44,21 @@ func TestTreeVets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The README's example, for the filesystem server: it must compile
+	// against a real server's schema.
+	readme := string(files[0].Data)
+	start := strings.Index(readme, "```go\n")
+	end := strings.Index(readme[start+6:], "```")
+	if files[0].Path != "README.md" || start < 0 || end < 0 {
+		t.Fatalf("no Go example in the README")
+	}
+	example := strings.NewReplacer("<s>", "filesystem", "<Func>", "ReadTextFile").Replace(readme[start+6 : start+6+end])
+	if err := os.MkdirAll(filepath.Join(dir, "example"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "example", "main.go"), []byte(example), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(goBin, "vet", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local")
