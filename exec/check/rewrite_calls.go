@@ -22,6 +22,8 @@ func (r *rewriter) call(call *ast.CallExpr) {
 				r.minMax(call, b.Name())
 			case "clear":
 				r.clear(call)
+			case "panic":
+				r.panicCall(call)
 			case "recover":
 				// The interpreter's recover returns a reflect.Value.
 				sh := r.qualify(types.NewPackage(shimPath, "shim"))
@@ -475,4 +477,46 @@ func (r *rewriter) ptrCall(call *ast.CallExpr) {
 	})
 	r.replace(call.Fun.Pos(), call.Fun.End(), name)
 	r.consume(call)
+}
+
+// panicCall records where a panic call is, and what Go prints for its
+// value: the interpreter reports a panic at the start of the function.
+// The value itself reaches recover unchanged (shim.Recovered).
+func (r *rewriter) panicCall(call *ast.CallExpr) {
+	if r.tag != "" || len(call.Args) != 1 {
+		return
+	}
+	arg := call.Args[0]
+	t := r.info.TypeOf(arg)
+	if t == nil {
+		return
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&(types.IsFloat|types.IsComplex) != 0 {
+		return // Go prints floats in the runtime's own format
+	}
+	sh := r.qualify(types.NewPackage(shimPath, "shim"))
+	fmtName := r.qualify(types.NewPackage("fmt", "fmt"))
+	line := strconv.Itoa(r.fset.Position(call.Lparen).Line)
+	// The value is evaluated once, into the helper's parameter.
+	tn := "any"
+	if tb, ok := t.(*types.Basic); !ok || tb.Info()&types.IsUntyped == 0 {
+		if n := r.typeNameQuiet(t); n != "" {
+			tn = n
+		}
+	}
+	msg := "v"
+	if tn == "any" {
+		if empty := types.NewInterfaceType(nil, nil); r.fmtNeeds(empty, true, false, true, map[string]bool{}) {
+			msg = r.fmtConv(empty, true, false, true, call.Pos()) + "(v)"
+		}
+	} else if r.fmtNeeds(t, true, false, true, map[string]bool{}) {
+		if h := r.fmtConv(t, true, false, true, call.Pos()); h != "" {
+			msg = h + "(v)"
+		}
+	}
+	name := r.helper("panic "+tn, "at", func(f string) string {
+		return "func " + f + "(v " + tn + ", line int) " + sh + ".Located { return " + sh + ".At(v, " + fmtName + ".Sprint(" + msg + "), " + strconv.Quote(r.filename) + ", line) }"
+	})
+	r.insert(arg.Pos(), name+"(")
+	r.insert(arg.End(), ", "+line+")")
 }

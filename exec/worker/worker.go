@@ -7,6 +7,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -204,6 +205,12 @@ func run(job *Job, i *interp.Interpreter, files *jobFS) (fail *Failure) {
 // for run-time errors become Go's), after "file:line: " when the rewrite
 // recorded where it happened.
 func panicMessage(file string, v any) string {
+	if rv, ok := v.(reflect.Value); ok && rv.IsValid() && rv.CanInterface() {
+		v = rv.Interface() // how the interpreter hands over some panic values
+	}
+	if l, ok := v.(shim.Located); ok {
+		return string(l) // "file:line: message"
+	}
 	v = shim.GoPanic(v)
 	if re, ok := v.(*shim.RuntimeError); ok && re.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", file, re.Line, re.Msg)

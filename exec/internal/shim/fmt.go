@@ -529,7 +529,10 @@ func Recovered(v any) any {
 		if !rv.IsValid() || !rv.CanInterface() {
 			return nil
 		}
-		return GoPanic(rv.Interface())
+		v = rv.Interface()
+	}
+	if l, ok := v.(Located); ok {
+		return unlocate(l)
 	}
 	return GoPanic(v)
 }

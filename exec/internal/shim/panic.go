@@ -3,6 +3,7 @@ package shim
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // RuntimeError is a run-time panic of a snippet with Go's message, where
@@ -76,4 +77,48 @@ func SliceCheck(lo, hi, n int, isString bool, line int) int {
 		panic(&RuntimeError{Msg: fmt.Sprintf("runtime error: slice bounds out of range [%d:%d]", lo, hi), Line: line})
 	}
 	return lo
+}
+
+// Located is the value of a snippet's panic call as the interpreter
+// raises it: "file:line: message", what Go prints for the value after
+// where the call is (the interpreter reports a panic at the start of its
+// function). It is a string so that a panic that ends a goroutine, which
+// the Go runtime prints itself, prints it too. recover gets the original
+// value back (Recovered).
+type Located string
+
+var (
+	locatedMu sync.Mutex
+	located   = map[Located]any{}
+	order     []Located
+)
+
+// maxLocated bounds the panic values kept for recover.
+const maxLocated = 256
+
+// At is the value to panic with for the value v of a panic call at
+// file:line, msg being what Go prints for v.
+func At(v any, msg, file string, line int) Located {
+	l := Located(fmt.Sprintf("%s:%d: %s", file, line, msg))
+	locatedMu.Lock()
+	defer locatedMu.Unlock()
+	if _, ok := located[l]; !ok {
+		order = append(order, l)
+		if len(order) > maxLocated {
+			delete(located, order[0])
+			order = order[1:]
+		}
+	}
+	located[l] = v
+	return l
+}
+
+// unlocate returns the original value of a Located panic value.
+func unlocate(l Located) any {
+	locatedMu.Lock()
+	defer locatedMu.Unlock()
+	if v, ok := located[l]; ok {
+		return v
+	}
+	return string(l)
 }

@@ -8,6 +8,7 @@ import (
 
 // Symbols is this package as the interpreter imports it (ImportPath).
 var Symbols = interp.Exports{ImportPath + "/shim": {
+	"At":         reflect.ValueOf(At),
 	"Array":      reflect.ValueOf(Array),
 	"Basic":      reflect.ValueOf(Basic),
 	"Decode":     reflect.ValueOf(Decode),
@@ -25,6 +26,7 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 	"Struct":     reflect.ValueOf(Struct),
 
 	"JSON":         reflect.ValueOf((*JSON)(nil)),
+	"Located":      reflect.ValueOf((*Located)(nil)),
 	"Kind":         reflect.ValueOf((*Kind)(nil)),
 	"RuntimeError": reflect.ValueOf((*RuntimeError)(nil)),
 	"Text":         reflect.ValueOf((*Text)(nil)),
