@@ -243,6 +243,15 @@ var stdHelpers = map[string]string{
 	return 0
 }`,
 	"cmp.Less": `func $F(x, y $T) bool { return (x != x && y == y) || x < y }`,
+	"cmp.Or": `func $F(vals ...$T) $T {
+	var zero $T
+	for _, v := range vals {
+		if v != zero {
+			return v
+		}
+	}
+	return zero
+}`,
 }
 
 // seqHelpers turn an iterator-producing call into a slice, for

@@ -34,6 +34,7 @@ type rewriter struct {
 	tag       string                  // in fresh names: tells apart the files of one package
 	called    map[ast.Expr]bool       // the function expressions of calls
 	defers    []*ast.DeferStmt        // rewritten last: see deferStmt
+	tps       *[]*types.TypeParam     // when set, typeName collects type parameters here
 	jsonCands *[]types.Type           // see jsonCandidates
 	dyn       map[string][]types.Type // interface → the snippet's types fmt needs converted
 }
@@ -174,6 +175,50 @@ func (r *rewriter) helper(key, kind string, decl func(name string) string) strin
 	return name
 }
 
+// collectTypeParams runs f with typeName accepting the type parameters of
+// the enclosing generic function, and returns those it met.
+func (r *rewriter) collectTypeParams(f func()) []*types.TypeParam {
+	outer := r.tps
+	var tps []*types.TypeParam
+	r.tps = &tps
+	f()
+	r.tps = outer
+	if outer != nil {
+		for _, t := range tps {
+			found := false
+			for _, o := range *outer {
+				found = found || o == t
+			}
+			if !found {
+				*outer = append(*outer, t)
+			}
+		}
+	}
+	return tps
+}
+
+// genericHelper is helper for a helper whose types mention the type
+// parameters tps of the enclosing generic function: the helper is itself
+// generic over them (same names, same constraints) and the returned text
+// instantiates it explicitly (the interpreter infers type arguments only
+// partly).
+func (r *rewriter) genericHelper(key, kind string, tps []*types.TypeParam, decl func(name string) string) string {
+	if len(tps) == 0 {
+		return r.helper(key, kind, decl)
+	}
+	params := make([]string, len(tps))
+	names := make([]string, len(tps))
+	for i, tp := range tps {
+		names[i] = tp.Obj().Name()
+		params[i] = names[i] + " " + types.TypeString(tp.Constraint(), r.qualify)
+	}
+	list := strings.Join(params, ", ")
+	name := r.helper(key+" ["+list+"]", kind, func(f string) string {
+		return strings.Replace(decl(f), "func "+f+"(", "func "+f+"["+list+"](", 1)
+	})
+	return name + "[" + strings.Join(names, ", ") + "]"
+}
+
 // typeName writes t as the snippet can name it at package level, or
 // reports why it cannot (at pos) and returns "".
 func (r *rewriter) typeName(t types.Type, pos token.Pos) string {
@@ -187,6 +232,16 @@ func (r *rewriter) typeName(t types.Type, pos token.Pos) string {
 		seen[t] = true
 		switch t := t.(type) {
 		case *types.TypeParam:
+			if r.tps != nil {
+				// A helper generic over it (see genericHelper).
+				for _, p := range *r.tps {
+					if p == t {
+						return
+					}
+				}
+				*r.tps = append(*r.tps, t)
+				return
+			}
 			r.errorf(pos, "call it outside the generic function, or write the loop by hand", "the interpreter cannot run this here: it needs a helper for type parameter %s", t.Obj().Name())
 			ok = false
 		case *types.Named:

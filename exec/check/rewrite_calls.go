@@ -71,7 +71,8 @@ func (r *rewriter) minMax(call *ast.CallExpr, name string) {
 
 // minMaxHelper returns the min or max helper for type t.
 func (r *rewriter) minMaxHelper(t types.Type, name string, pos token.Pos) string {
-	tn := r.typeName(t, pos)
+	var tn string
+	tps := r.collectTypeParams(func() { tn = r.typeName(t, pos) })
 	if tn == "" {
 		return ""
 	}
@@ -85,7 +86,7 @@ func (r *rewriter) minMaxHelper(t types.Type, name string, pos token.Pos) string
 			tmpl = maxFloatHelper
 		}
 	}
-	return r.helper(name+" "+tn, name, func(f string) string {
+	return r.genericHelper(name+" "+tn, name, tps, func(f string) string {
 		return strings.NewReplacer("$F", f, "$T", tn).Replace(tmpl)
 	})
 }
@@ -221,12 +222,14 @@ func (r *rewriter) stdCall(call *ast.CallExpr, fn string) {
 		return
 	}
 	args := r.typeArgs(call)
-	repl, ok := r.replacer(fn, args, call.Pos())
+	var repl []string
+	ok = false
+	tps := r.collectTypeParams(func() { repl, ok = r.replacer(fn, args, call.Pos()) })
 	if !ok {
 		return
 	}
 	key := fn + " " + strings.Join(repl[1:], ",")
-	name := r.helper(key, strings.ReplaceAll(fn, ".", "_"), func(f string) string {
+	name := r.genericHelper(key, strings.ReplaceAll(fn, ".", "_"), tps, func(f string) string {
 		return strings.NewReplacer(append([]string{"$F", f}, repl...)...).Replace(tmpl)
 	})
 	r.replace(call.Fun.Pos(), call.Fun.End(), name)
