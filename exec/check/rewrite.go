@@ -321,6 +321,10 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 		r.rangeStmt(n, stack)
 	case *ast.ForStmt:
 		r.forStmt(n, stack)
+	case *ast.FuncDecl:
+		r.zeroResults(n.Type, n.Body)
+	case *ast.FuncLit:
+		r.zeroResults(n.Type, n.Body)
 	case *ast.CallExpr:
 		r.called[ast.Unparen(n.Fun)] = true
 		r.call(n)

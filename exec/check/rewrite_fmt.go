@@ -284,6 +284,9 @@ func (r *rewriter) fmtNeeds1(t types.Type, top, name, methods bool, seen map[str
 		if methods && len(fmtMethods(t)) > 0 || name {
 			return true
 		}
+		if _, isPtr := t.(*types.Pointer); !isPtr && len(fmtMethods(types.NewPointer(t))) > 0 {
+			return true // the interpreter would call the pointer's methods on the value
+		}
 		return r.fmtNeeds(n.Underlying(), top, name, methods, seen)
 	}
 	switch u := t.(type) {
@@ -542,6 +545,28 @@ func (r *rewriter) dynConv(iface types.Type, top, name bool) string {
 			}
 		}
 	}
+	// Values of the snippet's types inside slices and maps held in an
+	// interface.
+	var nested []types.Type
+	anyT := types.NewInterfaceType(nil, nil)
+	nested = append(nested, types.NewSlice(anyT), types.NewMap(types.Typ[types.String], anyT))
+	var nestedPlain []types.Type // asserted with comma-ok, after the switch
+	for _, c := range cands {
+		if _, isPtr := c.(*types.Pointer); !isPtr {
+			nestedPlain = append(nestedPlain, types.NewSlice(c))
+		}
+	}
+	for _, nt := range nested {
+		if !types.AssignableTo(nt, iface) || !r.fmtNeeds(nt, top, name, true, map[string]bool{}) {
+			continue
+		}
+		h := r.fmtConv(nt, top, name, true, token.NoPos)
+		cn := r.typeNameQuiet(nt)
+		if h == "" || cn == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "case %s:\nreturn %s(x.(%s))\n", cn, h, cn)
+	}
 	if len(under) > 0 {
 		fmt.Fprintf(&b, "case %s:\nreturn x\n", strings.Join(under, ", "))
 	}
@@ -552,6 +577,17 @@ func (r *rewriter) dynConv(iface types.Type, top, name bool) string {
 			continue
 		}
 		fmt.Fprintf(&b, "if v, ok := x.(%s); ok {\nreturn %s(v)\n}\n", r.typeNameQuiet(c), h)
+	}
+	for _, nt := range nestedPlain {
+		if !types.AssignableTo(nt, iface) || !r.fmtNeeds(nt, top, name, true, map[string]bool{}) {
+			continue
+		}
+		h := r.fmtConv(nt, top, name, true, token.NoPos)
+		cn := r.typeNameQuiet(nt)
+		if h == "" || cn == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "if v, ok := x.(%s); ok {\nreturn %s(v)\n}\n", cn, h)
 	}
 	b.WriteString("return x\n}\n")
 

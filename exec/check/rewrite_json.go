@@ -394,6 +394,25 @@ func (r *rewriter) jsonDyn() string {
 		}
 		fmt.Fprintf(&b, "case %s:\nreturn %s(x.(%s))\n", cn, h, cn)
 	}
+	// Values of the snippet's types inside slices and maps held in an
+	// interface.
+	anyT := types.NewInterfaceType(nil, nil)
+	nested := []types.Type{types.NewSlice(anyT), types.NewMap(types.Typ[types.String], anyT)}
+	for _, c := range r.jsonCandidates() {
+		if _, isPtr := c.(*types.Pointer); !isPtr {
+			// The interpreter's type switch misses slices of the
+			// snippet's types; a comma-ok assertion finds them.
+			plain = append(plain, types.NewSlice(c))
+		}
+	}
+	for _, nt := range nested {
+		h := r.jsonConv(nt)
+		cn := r.typeNameQuiet(nt)
+		if h == "" || cn == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "case %s:\nreturn %s(x.(%s))\n", cn, h, cn)
+	}
 	b.WriteString("}\n")
 	for _, c := range plain {
 		h := r.jsonConv(c)

@@ -22,7 +22,10 @@ func (e *RuntimeError) RuntimeError() {}
 // Index returns i when it indexes a sequence of length n, and panics as Go
 // does otherwise. line is the snippet's line of the index expression.
 func Index(i, n, line int) int {
-	if uint(i) >= uint(n) {
+	if i < 0 {
+		panic(&RuntimeError{Msg: fmt.Sprintf("runtime error: index out of range [%d]", i), Line: line})
+	}
+	if i >= n {
 		panic(&RuntimeError{Msg: fmt.Sprintf("runtime error: index out of range [%d] with length %d", i, n), Line: line})
 	}
 	return i
