@@ -9,7 +9,9 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -79,15 +81,25 @@ func TestCorpus(t *testing.T) {
 	wg.Wait()
 
 	counts := map[string]int{}
+	perFile := map[string][2]int{} // file → pass, total
 	for i, p := range progs {
 		res := results[i]
 		counts[res.outcome]++
+		pf := perFile[p.file]
+		pf[1]++
+		if res.outcome == outcomePass {
+			pf[0]++
+		}
+		perFile[p.file] = pf
 		switch res.outcome {
 		case outcomeSilent:
 			t.Errorf("%s/%s: SILENT difference:\n%s", p.file, p.name, res.detail)
 		case outcomeRefused, outcomeFailed:
 			t.Logf("%s/%s: %s:\n%s", p.file, p.name, res.outcome, res.detail)
 		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(perFile)) {
+		t.Logf("%-22s %3d/%3d pass", f, perFile[f][0], perFile[f][1])
 	}
 	pass := counts[outcomePass]
 	rate := 100 * float64(pass) / float64(len(progs))
