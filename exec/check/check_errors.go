@@ -3,16 +3,15 @@ package check
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"strings"
 )
 
 // checkErrorValues refuses the uses of error values that the interpreter
-// gets silently wrong: host functions cannot see the methods of error
-// types that interpreted code declares, so errors.Is/As/Unwrap do not
-// follow their Unwrap (or Is/As) methods, and fmt.Errorf's %w does not
-// wrap them.
+// gets silently wrong and the rewrite does not convert: errors.Is/As/
+// Unwrap when the snippet declares Is or As methods, or Unwrap returning
+// []error (the standard library cannot see them). Error and Unwrap()
+// error are followed (rewrite_errors.go).
 func (c *checker) checkErrorValues() {
 	var chainTypes []string
 	for _, name := range c.pkg.Scope().Names() {
@@ -24,8 +23,14 @@ func (c *checker) checkErrorValues() {
 			ms := types.NewMethodSet(t)
 			for i := 0; i < ms.Len(); i++ {
 				switch m := ms.At(i).Obj().Name(); m {
-				case "Unwrap", "Is", "As":
+				case "Is", "As":
 					chainTypes = append(chainTypes, name+"."+m)
+				case "Unwrap":
+					// Unwrap() error is followed (rewrite_errors.go);
+					// Unwrap() []error is not.
+					if sig := ms.At(i).Obj().Type().(*types.Signature); sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
+						chainTypes = append(chainTypes, name+"."+m)
+					}
 				}
 			}
 		}
@@ -45,19 +50,6 @@ func (c *checker) checkErrorValues() {
 			if len(chainTypes) > 0 {
 				c.errorf(call.Pos(), "check the error's type directly (e, ok := err.(*T)) and read its fields, instead of declaring "+strings.Join(chainTypes, ", "),
 					"%s cannot see the methods %s that the snippet declares: the interpreter hides them from the standard library", fn.FullName(), strings.Join(chainTypes, ", "))
-			}
-		case "fmt.Errorf":
-			if len(call.Args) < 2 {
-				return true
-			}
-			if tv := c.info.Types[call.Args[0]]; tv.Value == nil || tv.Value.Kind() != constant.String || !strings.Contains(constant.StringVal(tv.Value), "%w") {
-				return true
-			}
-			for _, a := range call.Args[1:] {
-				if t := c.info.TypeOf(a); t != nil && interpreted(t) {
-					c.errorf(a.Pos(), "return the error value itself, or format it with %v (the result is then a plain error)",
-						"fmt.Errorf cannot wrap %s with %%w in snippets: the interpreter passes it to the standard library without its Error method", types.TypeString(t, c.qualifier))
-				}
 			}
 		}
 		return true

@@ -32,15 +32,17 @@
 //   - loop variables that a closure or pointer can see get per-iteration
 //     copies (Go 1.22 semantics);
 //   - calls of the snippet's generic functions get explicit type arguments;
-//   - errors.As with a target type declared by interpreted code.
+//   - errors.As with a target type declared by interpreted code; the
+//     snippet's error values given to fmt.Errorf's %w, errors.Is, errors.As
+//     and errors.Unwrap become shim.Errs that carry their Error and Unwrap
+//     methods.
 //
 // Refused with a hint: imports outside the allowlist and the tree,
 // text/template's file parsing and templates over the snippet's types with
 // methods, decoding into types with UnmarshalJSON/UnmarshalText, finding a
 // value (non-pointer) type of the snippet's in an error or another standard
 // interface, type switch cases on standard interfaces, errors.Is/As/Unwrap
-// when the snippet declares Unwrap/Is/As methods, fmt.Errorf's %w over
-// interpreted error types, and labels, goto and defer inside a range over
+// when the snippet declares Is/As methods or Unwrap() []error, and labels, goto and defer inside a range over
 // a function.
 //
 // Standard packages are type-checked from gc export data embedded in the

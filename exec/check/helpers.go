@@ -327,15 +327,23 @@ const (
 )
 
 // errorsAsHelper is errors.As for one target type $T declared in
-// interpreted code, which the host's errors.As refuses. It follows the
-// chain with the host's errors.Unwrap ($errors), which sees the wrappers of
-// standard packages (fmt.Errorf's %w).
+// interpreted code, which the host's errors.As refuses. It converts err
+// ($conv: the snippet's error types become shim.Errs that carry their
+// Unwrap methods) and follows the chain with the host's errors.Unwrap
+// ($errors), which sees the wrappers of standard packages (fmt.Errorf's
+// %w) and the shim's; a shim.Err ($shim.Err) holds the original value.
 const errorsAsHelper = `func $F(err error, target *$T) bool {
 	if target == nil {
 		panic("errors: target must be a non-nil pointer")
 	}
+	err = $conv(err)
 	for err != nil {
-		if e, ok := err.($T); ok {
+		if w, ok := err.(*$shim.Err); ok {
+			if e, ok := w.V.($T); ok {
+				*target = e
+				return true
+			}
+		} else if e, ok := err.($T); ok {
 			*target = e
 			return true
 		}

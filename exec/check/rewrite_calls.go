@@ -33,7 +33,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			return
 		}
 	}
-	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) {
+	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) || r.errorsCall(call) {
 		return
 	}
 	if fn := r.stdFunc(call); fn != "" {
@@ -401,14 +401,22 @@ func (r *rewriter) errorsAs(call *ast.CallExpr) {
 		return
 	}
 	if !interpreted(pt.Elem()) {
-		return // the host's errors.As handles standard types
+		// The host's errors.As handles standard types; it follows the
+		// Unwrap methods of the snippet's errors once they are converted.
+		r.wrapErrArg(call.Args[0])
+		return
 	}
 	tn := r.typeName(pt.Elem(), call.Args[1].Pos())
 	if tn == "" {
 		return
 	}
+	conv := r.errConv(types.Universe.Lookup("error").Type())
+	if conv == "" {
+		conv = "func(e error) error { return e }"
+	}
 	name := r.helper("errors.As "+tn, "errorsAs", func(f string) string {
-		return strings.NewReplacer("$F", f, "$T", tn, "$errors", r.qualify(types.NewPackage("errors", "errors"))).Replace(errorsAsHelper)
+		return strings.NewReplacer("$F", f, "$T", tn, "$errors", r.qualify(types.NewPackage("errors", "errors")),
+			"$conv", conv, "$shim", r.qualify(types.NewPackage(shimPath, "shim"))).Replace(errorsAsHelper)
 	})
 	r.replace(call.Fun.Pos(), call.Fun.End(), name)
 	r.consume(call)

@@ -152,6 +152,8 @@ func (r *rewriter) fmtCall(call *ast.CallExpr) bool {
 		}
 		u := uses[i]
 		if u.wrap {
+			// %w: an error whose methods fmt.Errorf and errors see.
+			r.wrapErrArg(a)
 			continue
 		}
 		if call.Ellipsis.IsValid() && i == nargs-1 {

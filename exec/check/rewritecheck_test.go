@@ -31,7 +31,7 @@ func (s shimImporter) Import(p string) (*types.Package, error) {
 	shimOnce.Do(func() {
 		fset := token.NewFileSet()
 		var files []*ast.File
-		for _, name := range []string{"fmt.go", "panic.go", "json.go"} {
+		for _, name := range []string{"fmt.go", "panic.go", "json.go", "errors.go"} {
 			f, err := parser.ParseFile(fset, "../internal/shim/"+name, nil, 0)
 			if err != nil {
 				shimErr = err

@@ -13,6 +13,7 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 	"Basic":      reflect.ValueOf(Basic),
 	"Decode":     reflect.ValueOf(Decode),
 	"Unmarshal":  reflect.ValueOf(Unmarshal),
+	"WrapErr":    reflect.ValueOf(WrapErr),
 	"Errorf":     reflect.ValueOf(Errorf),
 	"GoPanic":    reflect.ValueOf(GoPanic),
 	"Index":      reflect.ValueOf(Index),
@@ -25,6 +26,7 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 	"Sprintf":    reflect.ValueOf(Sprintf),
 	"Struct":     reflect.ValueOf(Struct),
 
+	"Err":          reflect.ValueOf((*Err)(nil)),
 	"JSON":         reflect.ValueOf((*JSON)(nil)),
 	"Located":      reflect.ValueOf((*Located)(nil)),
 	"Kind":         reflect.ValueOf((*Kind)(nil)),
