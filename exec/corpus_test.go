@@ -343,3 +343,26 @@ func TestGoModVersion(t *testing.T) {
 		t.Errorf("fs/gen.GoMod is %q, want a line %q (check.GoVersion)", gen.GoMod, want)
 	}
 }
+
+// TestGoroutinePanicShort: a panic that ends a goroutine is reported like
+// any other, at the snippet's line, without the Go runtime's traceback of
+// the interpreter in stderr.
+func TestGoroutinePanicShort(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race: goroutine programs run without the race detector (test.sh)")
+	}
+	r := newRunner(t, Options{})
+	tree := fstest.MapFS{"mcp/mcp.go": &fstest.MapFile{Data: []byte("package mcp\n")}}
+	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nfunc main() {\n\tgo func() {\n\t\tpanic(\"boom\")\n\t}()\n\ttime.Sleep(5 * time.Second)\n\tfmt.Println(\"late\")\n}\n"
+	prog, err := check.Check("snippet.go", []byte(src), tree, check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Run(context.Background(), Request{Source: prog.Source, Tree: tree})
+	if err == nil || !strings.Contains(err.Error(), "in a goroutine: snippet.go:10: boom") {
+		t.Errorf("got error %v, want one containing %q", err, "in a goroutine: snippet.go:10: boom")
+	}
+	if res != nil && (bytes.Contains(res.Stderr, []byte("goroutine ")) || len(res.Stderr) > 200) {
+		t.Errorf("stderr has the runtime's traceback (%d bytes):\n%s", len(res.Stderr), res.Stderr)
+	}
+}

@@ -181,8 +181,24 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 		// The error names the functions the panic went through; the
 		// interpreter's own lines for them would only repeat it.
 		res.Stderr = interpPanic.ReplaceAll(res.Stderr, nil)
+		if d == nil {
+			// A goroutine's panic ended the worker: the Go runtime's
+			// traceback of the interpreter follows; the error says it all.
+			res.Stderr = cutTraceback(res.Stderr)
+		}
 	}
 	return res, err
+}
+
+// cutTraceback drops the Go runtime's report of a fatal panic ("panic: ...",
+// then "goroutine N [...]:" and the interpreter's frames) from a worker's
+// stderr, keeping what the snippet wrote before it.
+func cutTraceback(stderr []byte) []byte {
+	loc := runtimePanic.FindIndex(stderr)
+	if loc == nil || !strings.Contains(string(stderr[loc[0]:]), "\ngoroutine ") {
+		return stderr
+	}
+	return stderr[:loc[0]]
 }
 
 // serveCall runs one tool call for the worker and sends back the result.
