@@ -329,6 +329,7 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 		r.called[ast.Unparen(n.Fun)] = true
 		r.call(n)
 	case *ast.SelectorExpr:
+		r.promotedIfaceSel(n)
 		r.methodSel(n)
 	case *ast.IndexExpr:
 		r.indexExpr(n, stack)

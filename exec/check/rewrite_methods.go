@@ -109,3 +109,34 @@ func (r *rewriter) sigParts(sig *types.Signature, from int) (params, args, resul
 	}
 	return strings.Join(ps, ", "), strings.Join(as, ", "), results, true
 }
+
+// promotedIfaceSel spells out the embedded fields of a method promoted
+// from an embedded interface (s.Notify → s.Notifier.Notify): the
+// interpreter panics on the promoted call.
+func (r *rewriter) promotedIfaceSel(sel *ast.SelectorExpr) {
+	s := r.info.Selections[sel]
+	if s == nil || (s.Kind() != types.MethodVal && s.Kind() != types.FieldVal) || len(s.Index()) < 2 {
+		return
+	}
+	t := s.Recv()
+	var path []string
+	viaIface := false
+	for _, i := range s.Index()[:len(s.Index())-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return
+		}
+		f := st.Field(i)
+		path = append(path, f.Name())
+		t = f.Type()
+		if _, ok := t.Underlying().(*types.Interface); ok {
+			viaIface = true
+		}
+	}
+	if viaIface && s.Kind() == types.MethodVal {
+		r.insert(sel.Sel.Pos(), strings.Join(path, ".")+".")
+	}
+}
