@@ -367,6 +367,16 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, stack []ast.Node) {
 	case *types.Signature:
 		r.rangeFunc(s, stack)
 		return
+	case *types.Slice:
+		if _, isChan := u.Elem().Underlying().(*types.Chan); isChan {
+			r.rangeIndexed(s)
+			return
+		}
+	case *types.Array:
+		if _, isChan := u.Elem().Underlying().(*types.Chan); isChan {
+			r.rangeIndexed(s)
+			return
+		}
 	}
 	if s.Tok != token.DEFINE {
 		return
@@ -383,6 +393,40 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, stack []ast.Node) {
 		list := strings.Join(names, ", ")
 		r.insert(s.Body.Lbrace+1, " "+list+" := "+list+";")
 	}
+}
+
+// rangeIndexed rewrites range over a slice or array of channels, which
+// the interpreter mistakes for a range over a channel, as an indexed loop
+// that evaluates the operand once; the range variables are fresh in each
+// iteration:
+//
+//	for i, c := range chs {  →  for x, n := chs, 0; n < len(x); n++ { i := n; c := x[n];
+func (r *rewriter) rangeIndexed(s *ast.RangeStmt) {
+	x, n := r.fresh("x"), r.fresh("n")
+	var body []string
+	tok := " = "
+	if s.Tok == token.DEFINE {
+		tok = " := "
+	}
+	for i, e := range []ast.Expr{s.Key, s.Value} {
+		if e == nil {
+			continue
+		}
+		if id, ok := e.(*ast.Ident); ok && id.Name == "_" {
+			continue
+		}
+		val := n
+		if i == 1 {
+			val = x + "[" + n + "]"
+		}
+		text := r.text(e)
+		if strings.Contains(text, "\n") {
+			return
+		}
+		body = append(body, text+tok+val+";")
+	}
+	r.replace(s.For, s.X.Pos(), "for "+x+", "+n+" := ")
+	r.replace(s.X.End(), s.Body.Lbrace+1, ", 0; "+n+" < len("+x+"); "+n+"++ { "+strings.Join(body, " "))
 }
 
 // rangeInt rewrites `for i := range n` as a three-clause loop over a hidden
