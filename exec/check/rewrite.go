@@ -331,6 +331,8 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 	case *ast.SelectorExpr:
 		r.promotedIfaceSel(n)
 		r.methodSel(n)
+	case *ast.TypeAssertExpr:
+		r.commaOkIface(n)
 	case *ast.IndexExpr:
 		r.indexExpr(n, stack)
 	case *ast.SliceExpr:

@@ -140,3 +140,34 @@ func (r *rewriter) promotedIfaceSel(sel *ast.SelectorExpr) {
 		r.insert(sel.Sel.Pos(), strings.Join(path, ".")+".")
 	}
 }
+
+// commaOkIface rewrites a comma-ok assertion to an interface of the
+// snippet's (`n, ok := v.(Named)`), which the interpreter panics on, into
+// a helper that uses a type switch, which it runs:
+//
+//	func as(v any) (Named, bool) { switch x := v.(type) { case Named: return x, true }; return nil, false }
+func (r *rewriter) commaOkIface(ta *ast.TypeAssertExpr) {
+	if ta.Type == nil {
+		return
+	}
+	if _, ok := r.info.Types[ta].Type.(*types.Tuple); !ok {
+		return
+	}
+	t := r.info.TypeOf(ta.Type)
+	if _, ok := interpNamed(t); !ok {
+		return
+	}
+	if _, ok := t.Underlying().(*types.Interface); !ok {
+		return
+	}
+	xt := r.info.TypeOf(ta.X)
+	tn, xn := r.typeNameQuiet(t), r.typeNameQuiet(xt)
+	if tn == "" || xn == "" {
+		return
+	}
+	name := r.helper("as "+xn+" "+tn, "as", func(f string) string {
+		return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nswitch x := v.(type) {\ncase " + tn + ":\nreturn x, true\n}\nreturn nil, false\n}\n"
+	})
+	r.insert(ta.X.Pos(), name+"(")
+	r.replace(ta.X.End(), ta.Rparen+1, ")")
+}
