@@ -141,8 +141,8 @@ func (c *checker) checkValueErrors() {
 func (c *checker) checkTypeSwitches() {
 	ast.Inspect(c.file, func(n ast.Node) bool {
 		ts, ok := n.(*ast.TypeSwitchStmt)
-		if !ok {
-			return true
+		if !ok || c.typeSwitchChain(ts) {
+			return true // rewritten as comma-ok assertions (typeSwitch)
 		}
 		var x string
 		switch a := ts.Assign.(type) {
@@ -242,4 +242,71 @@ func methodsInside(t types.Type, seen map[types.Type]bool) string {
 		}
 	}
 	return ""
+}
+
+// shapeTwin returns another type of the snippet's with the same
+// underlying type as t (or as t's element, for a pointer), or nil. The
+// interpreter cannot tell such types apart once a value of one sits in an
+// interface: a type assertion or type switch to one matches the other.
+func shapeTwin(pkg *types.Package, t types.Type) *types.Named {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := interpNamed(t)
+	if !ok || n.Obj().Pkg() != pkg {
+		return nil
+	}
+	if _, isIface := n.Underlying().(*types.Interface); isIface {
+		return nil
+	}
+	for _, name := range pkg.Scope().Names() {
+		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || tn == n.Obj() {
+			continue
+		}
+		other, ok := tn.Type().(*types.Named)
+		if ok && other.TypeParams().Len() == 0 && types.Identical(other.Underlying(), n.Underlying()) {
+			return other
+		}
+	}
+	return nil
+}
+
+// checkShapeTwins refuses finding, in an interface value, a type of the
+// snippet's that has a twin of the same fields: the interpreter would
+// take one for the other.
+func (c *checker) checkShapeTwins() {
+	report := func(at ast.Node, t types.Type) {
+		twin := shapeTwin(c.pkg, t)
+		if twin == nil {
+			return
+		}
+		name := types.TypeString(t, c.qualifier)
+		c.errorf(at.Pos(), fmt.Sprintf("give %s and %s different fields (or make them one type with a field that tells them apart)", name, twin.Obj().Name()),
+			"the interpreter cannot tell %s from %s in an interface value: they have the same fields", name, twin.Obj().Name())
+	}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			if n.Type != nil {
+				report(n.Type, c.info.TypeOf(n.Type))
+			}
+		case *ast.TypeSwitchStmt:
+			for _, cl := range n.Body.List {
+				for _, e := range cl.(*ast.CaseClause).List {
+					if t := c.info.TypeOf(e); t != nil {
+						report(e, t)
+					}
+				}
+			}
+		case *ast.CallExpr:
+			fn, ok := c.info.Uses[calleeIdent(n.Fun)].(*types.Func)
+			if ok && fn.FullName() == "errors.As" && len(n.Args) == 2 {
+				if pt, ok := underlying(c.info.TypeOf(n.Args[1])).(*types.Pointer); ok {
+					report(n.Args[1], pt.Elem())
+				}
+			}
+		}
+		return true
+	})
 }

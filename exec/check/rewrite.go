@@ -333,6 +333,8 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 		r.methodSel(n)
 	case *ast.TypeAssertExpr:
 		r.commaOkIface(n)
+	case *ast.TypeSwitchStmt:
+		r.typeSwitch(n)
 	case *ast.IndexExpr:
 		r.indexExpr(n, stack)
 	case *ast.SliceExpr:

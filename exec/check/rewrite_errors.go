@@ -45,6 +45,9 @@ func (r *rewriter) errCandidates() []types.Type {
 		if _, isIface := nt.Underlying().(*types.Interface); isIface {
 			continue
 		}
+		if shapeTwin(r.pkg, nt) != nil {
+			continue // indistinguishable from its twin in an interface
+		}
 		for _, t := range []types.Type{types.NewPointer(nt), nt} {
 			if isErr, _ := errorMethods(t); isErr {
 				out = append(out, t)

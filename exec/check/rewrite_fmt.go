@@ -361,6 +361,9 @@ func (r *rewriter) dynCandidates(iface types.Type, top, name bool) []types.Type 
 		if _, isIface := nt.Underlying().(*types.Interface); isIface {
 			continue
 		}
+		if shapeTwin(r.pkg, nt) != nil {
+			continue // indistinguishable from its twin in an interface
+		}
 		for _, t := range []types.Type{nt, types.NewPointer(nt)} {
 			if !types.Implements(t, it) {
 				continue

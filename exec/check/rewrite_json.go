@@ -117,6 +117,9 @@ func (r *rewriter) jsonCandidates() []types.Type {
 		if _, isIface := nt.Underlying().(*types.Interface); isIface {
 			continue
 		}
+		if shapeTwin(r.pkg, nt) != nil {
+			continue // indistinguishable from its twin in an interface
+		}
 		for _, t := range []types.Type{nt, types.NewPointer(nt)} {
 			if r.jsonNeeds(t, map[types.Type]bool{}) {
 				out = append(out, t)

@@ -141,11 +141,9 @@ func (r *rewriter) promotedIfaceSel(sel *ast.SelectorExpr) {
 	}
 }
 
-// commaOkIface rewrites a comma-ok assertion to an interface of the
-// snippet's (`n, ok := v.(Named)`), which the interpreter panics on, into
-// a helper that uses a type switch, which it runs:
-//
-//	func as(v any) (Named, bool) { switch x := v.(type) { case Named: return x, true }; return nil, false }
+// commaOkIface rewrites a comma-ok assertion `n, ok := v.(T)` that the
+// interpreter panics on into a call of asHelper: T an interface of the
+// snippet's (always), or any interface (the operand may be nil).
 func (r *rewriter) commaOkIface(ta *ast.TypeAssertExpr) {
 	if ta.Type == nil {
 		return
@@ -154,20 +152,179 @@ func (r *rewriter) commaOkIface(ta *ast.TypeAssertExpr) {
 		return
 	}
 	t := r.info.TypeOf(ta.Type)
-	if _, ok := interpNamed(t); !ok {
-		return
-	}
 	if _, ok := t.Underlying().(*types.Interface); !ok {
 		return
 	}
-	xt := r.info.TypeOf(ta.X)
-	tn, xn := r.typeNameQuiet(t), r.typeNameQuiet(xt)
-	if tn == "" || xn == "" {
+	name := r.asHelper(r.info.TypeOf(ta.X), t)
+	if name == "" {
 		return
 	}
-	name := r.helper("as "+xn+" "+tn, "as", func(f string) string {
-		return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nswitch x := v.(type) {\ncase " + tn + ":\nreturn x, true\n}\nreturn nil, false\n}\n"
-	})
 	r.insert(ta.X.Pos(), name+"(")
 	r.replace(ta.X.End(), ta.Rparen+1, ")")
+}
+
+// asHelper returns a helper func(v X) (T, bool) that does v.(T) with
+// comma-ok as Go does where the interpreter does not: a nil v gives
+// false (the interpreter panics), and an interface T of the snippet's is
+// asserted through a type switch (its comma-ok assertion panics).
+func (r *rewriter) asHelper(xt, t types.Type) string {
+	tn, xn := r.typeNameQuiet(t), r.typeNameQuiet(xt)
+	if tn == "" || xn == "" {
+		return ""
+	}
+	_, isIface := t.Underlying().(*types.Interface)
+	_, own := interpNamed(t)
+	return r.helper("as "+xn+" "+tn, "as", func(f string) string {
+		if isIface && own {
+			return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nswitch x := v.(type) {\ncase " + tn + ":\nreturn x, true\n}\nreturn nil, false\n}\n"
+		}
+		return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nif v == nil {\nreturn *new(" + tn + "), false\n}\nx, ok := v.(" + tn + ")\nreturn x, ok\n}\n"
+	})
+}
+
+// typeSwitchChain reports whether the type switch ts is one the
+// interpreter runs wrongly and the rewrite turns into comma-ok
+// assertions (typeSwitch): its operand or one of its cases is an
+// interface of the standard library (error, fmt.Stringer), none of its
+// cases is a named non-pointer type of the snippet's other than a struct
+// (a comma-ok assertion to one also matches its underlying type), and
+// default, if any, comes last.
+func (c *checker) typeSwitchChain(ts *ast.TypeSwitchStmt) bool {
+	if ts.Init != nil {
+		return false
+	}
+	x := typeSwitchOperand(ts)
+	if x == nil {
+		return false
+	}
+	hostIface := func(t types.Type) bool {
+		it, ok := t.Underlying().(*types.Interface)
+		if !ok || it.NumMethods() == 0 {
+			return false
+		}
+		_, own := interpNamed(t)
+		return !own
+	}
+	need := hostIface(c.info.TypeOf(x))
+	for i, cl := range ts.Body.List {
+		cc := cl.(*ast.CaseClause)
+		if cc.List == nil && i != len(ts.Body.List)-1 {
+			return false
+		}
+		for _, e := range cc.List {
+			t := c.info.TypeOf(e)
+			if t == nil {
+				continue
+			}
+			if hostIface(t) {
+				need = true
+			}
+			if _, own := interpNamed(t); own {
+				if _, isStruct := t.Underlying().(*types.Struct); !isStruct {
+					if _, isIface := t.Underlying().(*types.Interface); !isIface {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return need
+}
+
+func typeSwitchOperand(ts *ast.TypeSwitchStmt) ast.Expr {
+	switch a := ts.Assign.(type) {
+	case *ast.AssignStmt:
+		if ta, ok := a.Rhs[0].(*ast.TypeAssertExpr); ok {
+			return ta.X
+		}
+	case *ast.ExprStmt:
+		if ta, ok := a.X.(*ast.TypeAssertExpr); ok {
+			return ta.X
+		}
+	}
+	return nil
+}
+
+// typeSwitch rewrites a type switch that typeSwitchChain accepts as a
+// chain of comma-ok assertions, line for line:
+//
+//	switch x := v.(type) {   →  switch t := v; { default: if false { panic(0)
+//	case nil:                →  } else if t == nil { x := t; _ = x
+//	case *E:                 →  } else if x, ok := as(t); ok { _ = x
+//	case A, B:               →  } else if ok(as(t)) || ok(as(t)) { x := t; _ = x
+//	default:                 →  } else { x := t; _ = x
+//	}                        →  } }
+//
+// A break still leaves the (tagless, one-clause) switch.
+func (r *rewriter) typeSwitch(ts *ast.TypeSwitchStmt) {
+	if !r.typeSwitchChain(ts) {
+		return
+	}
+	x := typeSwitchOperand(ts)
+	xt := r.info.TypeOf(x)
+	bind := ""
+	if a, ok := ts.Assign.(*ast.AssignStmt); ok {
+		bind = a.Lhs[0].(*ast.Ident).Name
+	}
+	tv := r.fresh("ts")
+	var heads []string
+	for _, cl := range ts.Body.List {
+		cc := cl.(*ast.CaseClause)
+		var head string
+		switch {
+		case cc.List == nil:
+			head = "} else {"
+			if bind != "" {
+				head += " " + bind + " := " + tv + "; _ = " + bind + ";"
+			}
+		case len(cc.List) == 1 && !isNilIdent(r, cc.List[0]):
+			h := r.asHelper(xt, r.info.TypeOf(cc.List[0]))
+			if h == "" {
+				return
+			}
+			v := "_"
+			if bind != "" {
+				v = bind
+			}
+			ok := r.fresh("ok")
+			head = "} else if " + v + ", " + ok + " := " + h + "(" + tv + "); " + ok + " {"
+			if bind != "" {
+				head += " _ = " + bind + ";"
+			}
+		default:
+			var conds []string
+			for _, e := range cc.List {
+				if isNilIdent(r, e) {
+					conds = append(conds, tv+" == nil")
+					continue
+				}
+				h := r.asHelper(xt, r.info.TypeOf(e))
+				if h == "" {
+					return
+				}
+				conds = append(conds, "func() bool { _, ok := "+h+"("+tv+"); return ok }()")
+			}
+			head = "} else if " + strings.Join(conds, " || ") + " {"
+			if bind != "" {
+				head += " " + bind + " := " + tv + "; _ = " + bind + ";"
+			}
+		}
+		heads = append(heads, head)
+	}
+	for i, cl := range ts.Body.List {
+		cc := cl.(*ast.CaseClause)
+		r.replace(cc.Case, cc.Colon+1, heads[i])
+	}
+	r.replace(ts.Switch, x.Pos(), "switch "+tv+" := ")
+	r.replace(x.End(), ts.Body.Lbrace+1, "; { default: if false { panic(0)") // a terminating branch: the chain terminates when the switch did
+	r.insert(ts.Body.Rbrace, "} ")
+}
+
+func isNilIdent(r *rewriter, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := r.info.Uses[id].(*types.Nil)
+	return isNil
 }

@@ -123,6 +123,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkErrorValues()
 	c.checkValueErrors()
 	c.checkTypeSwitches()
+	c.checkShapeTwins()
 	c.checkTemplates()
 	c.checkJSON()
 	if len(c.errs) > 0 {

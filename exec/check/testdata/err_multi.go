@@ -24,4 +24,3 @@ func main() {
 // snippet.go:13:7: undefined: undefinedThing
 // snippet.go:16:29: the interpreter cannot find a VE value in an error: it loses the type of values (not pointers) stored in interfaces of the standard library
 // 	hint: give its methods pointer receivers (func (e *VE) Error() string), store &VE{...}, and look for *VE
-// snippet.go:19:7: the interpreter's type switch never matches case error (an interface of the standard library)
