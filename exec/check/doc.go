@@ -23,6 +23,12 @@
 //     recover returns the value, not a reflect.Value;
 //   - deferred calls evaluate function, receiver and arguments at the defer;
 //     method values bind the receiver's value; method expressions work;
+//     methods promoted from embedded interfaces are called through the
+//     field;
+//   - type switches on errors and standard interfaces become comma-ok
+//     chains; comma-ok assertions to interfaces guard a nil operand and go
+//     through a type switch for the snippet's own interfaces; range over a
+//     slice of channels becomes an indexed loop;
 //   - range over an integer and over functions (iter.Seq/Seq2 become
 //     function types), slices.Backward, strings.SplitSeq/FieldsSeq/Lines,
 //     slices.Collect/Sorted/SortedFunc over any iterator;
@@ -41,7 +47,9 @@
 // text/template's file parsing and templates over the snippet's types with
 // methods, decoding into types with UnmarshalJSON/UnmarshalText, finding a
 // value (non-pointer) type of the snippet's in an error or another standard
-// interface, type switch cases on standard interfaces, errors.Is/As/Unwrap
+// interface, two types of the snippet's with the same fields asserted from
+// an interface (the interpreter cannot tell them apart), type switch
+// cases on standard interfaces that cannot become a comma-ok chain, errors.Is/As/Unwrap
 // when the snippet declares Is/As methods or Unwrap() []error, and labels, goto and defer inside a range over
 // a function.
 //
