@@ -351,3 +351,27 @@ const errorsAsHelper = `func $F(err error, target *$T) bool {
 	}
 	return false
 }`
+
+// errorsAsIfaceHelper is errorsAsHelper for a target interface $T of the
+// snippet's: each error of the chain (a shim.Err's original value, typed
+// back by $typed) is matched with a type switch.
+const errorsAsIfaceHelper = `func $F(err error, target *$T) bool {
+	if target == nil {
+		panic("errors: target must be a non-nil pointer")
+	}
+	err = $conv(err)
+	for err != nil {
+		var v any = err
+		if w, ok := err.(*$shim.Err); ok {
+			v = w.V
+			$typed
+		}
+		switch e := v.(type) {
+		case $T:
+			*target = e
+			return true
+		}
+		err = $errors.Unwrap(err)
+	}
+	return false
+}`

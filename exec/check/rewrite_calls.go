@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -414,9 +415,22 @@ func (r *rewriter) errorsAs(call *ast.CallExpr) {
 	if conv == "" {
 		conv = "func(e error) error { return e }"
 	}
+	tmpl := errorsAsHelper
+	var typed strings.Builder // the original value of a shim.Err, typed
+	if _, isIface := pt.Elem().Underlying().(*types.Interface); isIface {
+		// An interface of the snippet's: the interpreter's comma-ok
+		// assertion to it fails; a type switch over the original value
+		// (asserted back to its own type) works.
+		tmpl = errorsAsIfaceHelper
+		for _, c := range r.errCandidates() {
+			if cn := r.typeNameQuiet(c); cn != "" {
+				fmt.Fprintf(&typed, "if c, ok := w.V.(%s); ok {\n\t\t\t\tv = c\n\t\t\t}\n\t\t\t", cn)
+			}
+		}
+	}
 	name := r.helper("errors.As "+tn, "errorsAs", func(f string) string {
 		return strings.NewReplacer("$F", f, "$T", tn, "$errors", r.qualify(types.NewPackage("errors", "errors")),
-			"$conv", conv, "$shim", r.qualify(types.NewPackage(shimPath, "shim"))).Replace(errorsAsHelper)
+			"$conv", conv, "$shim", r.qualify(types.NewPackage(shimPath, "shim")), "$typed", typed.String()).Replace(tmpl)
 	})
 	r.replace(call.Fun.Pos(), call.Fun.End(), name)
 	r.consume(call)
