@@ -2,6 +2,7 @@ package check
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -90,16 +91,64 @@ func (r *rewriter) rangeKey(ix *ast.IndexExpr, stack []ast.Node) bool {
 		return false
 	}
 	obj := r.info.Uses[id]
+	if obj == nil {
+		return false
+	}
 	for i := len(stack) - 1; i >= 0; i-- {
-		rs, ok := stack[i].(*ast.RangeStmt)
-		if !ok {
-			continue
-		}
-		if k, ok := rs.Key.(*ast.Ident); ok && obj != nil && r.info.Defs[k] == obj {
-			return r.text(rs.X) == r.text(ix.X)
+		switch loop := stack[i].(type) {
+		case *ast.RangeStmt:
+			if k, ok := loop.Key.(*ast.Ident); ok && r.info.Defs[k] == obj {
+				return r.text(loop.X) == r.text(ix.X)
+			}
+		case *ast.ForStmt:
+			if r.countsUpTo(loop, obj, ix.X) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// countsUpTo reports whether loop is `for i := c; i < len(x); i++` over
+// obj (i) and the variable x, c a constant ≥ 0, with a body that assigns
+// neither: i then always indexes x.
+func (r *rewriter) countsUpTo(loop *ast.ForStmt, obj types.Object, x ast.Expr) bool {
+	xid, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	xobj := r.info.Uses[xid]
+	init, ok := loop.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return false
+	}
+	if k, ok := init.Lhs[0].(*ast.Ident); !ok || r.info.Defs[k] != obj {
+		return false
+	}
+	if tv := r.info.Types[init.Rhs[0]]; tv.Value == nil || constant.Sign(tv.Value) < 0 {
+		return false
+	}
+	cond, ok := loop.Cond.(*ast.BinaryExpr)
+	if !ok || cond.Op != token.LSS {
+		return false
+	}
+	if ci, ok := ast.Unparen(cond.X).(*ast.Ident); !ok || r.info.Uses[ci] != obj {
+		return false
+	}
+	call, ok := ast.Unparen(cond.Y).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	if b, ok := r.info.Uses[calleeIdent(call.Fun)].(*types.Builtin); !ok || b.Name() != "len" {
+		return false
+	}
+	if a, ok := ast.Unparen(call.Args[0]).(*ast.Ident); !ok || r.info.Uses[a] != xobj {
+		return false
+	}
+	if post, ok := loop.Post.(*ast.IncDecStmt); !ok || post.Tok != token.INC {
+		return false
+	}
+	return !r.assigned(obj, loop.Body) && !r.assigned(xobj, loop.Body)
 }
 
 // sliceExpr checks the bounds of s[lo:hi] in compiled code
