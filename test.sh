@@ -105,6 +105,11 @@ echo "== go test (no race): interpreted goroutine programs"
 # programs that start goroutines only without -race.
 go test -count=1 -run TestPrograms ./exec/check
 
+echo "== go test (no race): the snippet corpus against go run"
+# Each corpus program runs in a worker; a worker built with -race does not
+# fit its memory limits, so TestCorpus skips under -race and runs here.
+go test -count=1 -run 'TestCorpus|TestGoModVersion' ./exec
+
 echo "== go test (no race): 1,000 snippet runs leak nothing"
 MCPFS_LEAK_RUNS=1000 go test -count=1 -run TestNoLeaks -v ./exec
 

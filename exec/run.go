@@ -211,6 +211,11 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 		// The error names the functions the panic went through; the
 		// interpreter's own lines for them would only repeat it.
 		res.Stderr = interpPanic.ReplaceAll(res.Stderr, nil)
+		if d == nil {
+			// A goroutine's panic ended the worker: the Go runtime's
+			// traceback of the interpreter follows; the error says it all.
+			res.Stderr = cutTraceback(res.Stderr)
+		}
 	}
 	return res, err
 }
@@ -220,6 +225,17 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 type queued struct {
 	m      *worker.Message
 	charge int64
+}
+
+// cutTraceback drops the Go runtime's report of a fatal panic ("panic: ...",
+// then "goroutine N [...]:" and the interpreter's frames) from a worker's
+// stderr, keeping what the snippet wrote before it.
+func cutTraceback(stderr []byte) []byte {
+	loc := runtimePanic.FindIndex(stderr)
+	if loc == nil || !strings.Contains(string(stderr[loc[0]:]), "\ngoroutine ") {
+		return stderr
+	}
+	return stderr[:loc[0]]
 }
 
 // serveCall runs one tool call for the worker and sends back the result.
@@ -324,6 +340,8 @@ var (
 	// The position is where the function's body starts. A match takes
 	// the line's newline too, so that replacing it removes the line.
 	interpPanic = regexp.MustCompile(`(?m)^(\S+\.go:\d+:\d+): panic: (\S+?)(?:\(\.\.\.\))?$\n?`)
+	// knownPos starts a panic message whose position the worker knew.
+	knownPos = regexp.MustCompile(`^\S+\.go:\d+: `)
 	// runtimePanic is the Go runtime's own "panic: value" line.
 	runtimePanic = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
 )
@@ -346,7 +364,7 @@ func panicLine(text string) string {
 // panic's position would send the reader to the wrong line.
 func withFrames(msg, stderr string) string {
 	frames := interpPanic.FindAllStringSubmatch(stderr, 8)
-	if len(frames) == 0 {
+	if len(frames) == 0 || knownPos.MatchString(msg) {
 		return msg
 	}
 	at := frames[0][1]

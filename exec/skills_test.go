@@ -100,15 +100,15 @@ func main() {
 func TestSkillRewriteRefusal(t *testing.T) {
 	e := newEngine(t)
 	skill := mcpfs.Skill{Name: "iter", Files: map[string][]byte{
-		"iter.go": []byte("package iter\n\nfunc Each(yield func(int) bool) {\n\tfor i := range 3 {\n\t\tif !yield(i) {\n\t\t\treturn\n\t\t}\n\t}\n}\n\n// Sum ranges over a function iterator.\nfunc Sum() int {\n\ts := 0\n\tfor v := range Each {\n\t\ts += v\n\t}\n\treturn s\n}\n"),
+		"iter.go": []byte("package iter\n\nfunc Each(yield func(int) bool) {\n\tfor i := range 3 {\n\t\tif !yield(i) {\n\t\t\treturn\n\t\t}\n\t}\n}\n\n// Sum defers inside a range over a function.\nfunc Sum() int {\n\ts := 0\n\tfor v := range Each {\n\t\tdefer func() {}()\n\t\ts += v\n\t}\n\treturn s\n}\n"),
 	}}
 	tree := e.tree.WithSkills([]mcpfs.Skill{skill})
 	src := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"mcpfs/skills/iter\"\n)\n\nfunc main() { fmt.Println(iter.Sum()) }\n"
 	_, err := check.Check("snippet.go", []byte(src), tree, check.Options{})
 	if err == nil {
-		t.Fatal("check accepted a skill that ranges over a function iterator")
+		t.Fatal("check accepted a skill that defers inside a range over a function")
 	}
-	if !strings.Contains(err.Error(), "skills/iter/iter.go:14:") {
-		t.Errorf("the error does not point into the skill file at line 14:\n%v", err)
+	if !strings.Contains(err.Error(), "skills/iter/iter.go:15:") {
+		t.Errorf("the error does not point into the skill file at line 15:\n%v", err)
 	}
 }

@@ -263,3 +263,40 @@ func anyTaken(s *Set, c string, suffixes []string) bool {
 	}
 	return false
 }
+
+// Spelled returns base followed by "_" and four hex digits of the
+// SHA-256 of raw: the name of a tool whose Go name base another tool of
+// the server owns (see Precedes). It depends on raw alone, so it stays
+// the same whatever other tools the server lists, and in whatever order.
+func Spelled(base, raw string) string {
+	return base + "_" + hash8(raw)[:4]
+}
+
+// Precedes reports whether the tool name a has the first claim on a Go
+// name (or file name) that b maps to as well: snake_case in lower case
+// first, then kebab-case in lower case, then any other spelling, and
+// within a class in byte order. The claim does not depend on the order of
+// tools/list.
+func Precedes(a, b string) bool {
+	ca, cb := spellingClass(a), spellingClass(b)
+	if ca != cb {
+		return ca < cb
+	}
+	return a < b
+}
+
+func spellingClass(s string) int {
+	snake, kebab := true, true
+	for _, r := range s {
+		lowerDigit := r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+		snake = snake && (lowerDigit || r == '_')
+		kebab = kebab && (lowerDigit || r == '-')
+	}
+	switch {
+	case snake:
+		return 0
+	case kebab:
+		return 1
+	}
+	return 2
+}

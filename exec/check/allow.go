@@ -26,6 +26,7 @@ var DefaultAllow = []string{
 	"fmt",             // printing the summary the snippet returns
 	"html",            // escaping/unescaping HTML entities in text
 	"io",              // Reader/Writer interfaces; no file access without os
+	"iter",            // iter.Seq/Seq2 (rewritten: function types; range over functions is rewritten)
 	"maps",            // map helpers (rewritten where the interpreter lacks them)
 	"math",            // floating point functions and limits
 	"math/bits",       // bit counting and rotation
@@ -61,7 +62,6 @@ var insteadOf = map[string]string{
 	"reflect":       `use fmt's %T and %v, or encoding/json, to inspect values`,
 	"runtime":       "snippets cannot use the runtime package",
 	"log":           `print with fmt (log.Fatal would end the run without output)`,
-	"iter":          "the interpreter has no iterators: collect values into a slice and range over it",
 }
 
 // refusedFuncs are functions of allowed packages that read files.
@@ -141,7 +141,6 @@ var neverAllow = map[string]string{
 	"testing":                  "it is for go test, reads flags and files and exits the process",
 	"database/sql":             "it opens database connections through drivers (use a database server's tools)",
 	"embed":                    "it embeds files at build time, which snippets do not have",
-	"iter":                     "the interpreter has no iterators: collect values into a slice and range over it",
 	"C":                        "cgo is not available in snippets",
 	"github.com/traefik/yaegi": "it is the interpreter itself",
 }

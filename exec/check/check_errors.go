@@ -1,17 +1,17 @@
 package check
 
 import (
+	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"strings"
 )
 
 // checkErrorValues refuses the uses of error values that the interpreter
-// gets silently wrong: host functions cannot see the methods of error
-// types that interpreted code declares, so errors.Is/As/Unwrap do not
-// follow their Unwrap (or Is/As) methods, and fmt.Errorf's %w does not
-// wrap them.
+// gets silently wrong and the rewrite does not convert: errors.Is/As/
+// Unwrap when the snippet declares Is or As methods, or Unwrap returning
+// []error (the standard library cannot see them). Error and Unwrap()
+// error are followed (rewrite_errors.go).
 func (c *checker) checkErrorValues() {
 	var chainTypes []string
 	for _, name := range c.pkg.Scope().Names() {
@@ -23,8 +23,14 @@ func (c *checker) checkErrorValues() {
 			ms := types.NewMethodSet(t)
 			for i := 0; i < ms.Len(); i++ {
 				switch m := ms.At(i).Obj().Name(); m {
-				case "Unwrap", "Is", "As":
+				case "Is", "As":
 					chainTypes = append(chainTypes, name+"."+m)
+				case "Unwrap":
+					// Unwrap() error is followed (rewrite_errors.go);
+					// Unwrap() []error is not.
+					if sig := ms.At(i).Obj().Type().(*types.Signature); sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
+						chainTypes = append(chainTypes, name+"."+m)
+					}
 				}
 			}
 		}
@@ -45,17 +51,259 @@ func (c *checker) checkErrorValues() {
 				c.errorf(call.Pos(), "check the error's type directly (e, ok := err.(*T)) and read its fields, instead of declaring "+strings.Join(chainTypes, ", "),
 					"%s cannot see the methods %s that the snippet declares: the interpreter hides them from the standard library", fn.FullName(), strings.Join(chainTypes, ", "))
 			}
-		case "fmt.Errorf":
-			if len(call.Args) < 2 {
+		}
+		return true
+	})
+}
+
+// checkValueErrors refuses finding a value (non-pointer) type of the
+// snippet's in an interface of the standard library, such as error: the
+// interpreter stores such a value there in a wrapper of its own, so that
+// a type assertion, a type switch case or errors.As never matches it.
+// Pointer types keep their identity.
+func (c *checker) checkValueErrors() {
+	report := func(pos ast.Node, t types.Type, iface types.Type) {
+		name := types.TypeString(t, c.qualifier)
+		in := types.TypeString(iface, c.qualifier)
+		if in == "error" {
+			in = "an error"
+		} else {
+			in = "a " + in
+		}
+		c.errorf(pos.Pos(), fmt.Sprintf("give its methods pointer receivers (func (e *%s) Error() string), store &%s{...}, and look for *%s", name, name, name),
+			"the interpreter cannot find a %s value in %s: it loses the type of values (not pointers) stored in interfaces of the standard library", name, in)
+	}
+	valueType := func(t types.Type) bool {
+		if t == nil {
+			return false
+		}
+		if _, ok := interpNamed(t); !ok {
+			return false
+		}
+		_, isIface := t.Underlying().(*types.Interface)
+		return !isIface
+	}
+	hostIface := func(t types.Type) bool {
+		if t == nil {
+			return false
+		}
+		it, ok := t.Underlying().(*types.Interface)
+		if !ok || it.NumMethods() == 0 {
+			return false
+		}
+		_, interp := interpNamed(t)
+		return !interp
+	}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			if n.Type == nil {
 				return true
 			}
-			if tv := c.info.Types[call.Args[0]]; tv.Value == nil || tv.Value.Kind() != constant.String || !strings.Contains(constant.StringVal(tv.Value), "%w") {
+			if xt := c.info.TypeOf(n.X); hostIface(xt) && valueType(c.info.TypeOf(n.Type)) {
+				report(n.Type, c.info.TypeOf(n.Type), xt)
+			}
+		case *ast.TypeSwitchStmt:
+			var x ast.Expr
+			switch a := n.Assign.(type) {
+			case *ast.AssignStmt:
+				x = a.Rhs[0].(*ast.TypeAssertExpr).X
+			case *ast.ExprStmt:
+				x = a.X.(*ast.TypeAssertExpr).X
+			}
+			xt := c.info.TypeOf(x)
+			if !hostIface(xt) {
 				return true
 			}
-			for _, a := range call.Args[1:] {
-				if t := c.info.TypeOf(a); t != nil && interpreted(t) {
-					c.errorf(a.Pos(), "return the error value itself, or format it with %v (the result is then a plain error)",
-						"fmt.Errorf cannot wrap %s with %%w in snippets: the interpreter passes it to the standard library without its Error method", types.TypeString(t, c.qualifier))
+			for _, cl := range n.Body.List {
+				for _, e := range cl.(*ast.CaseClause).List {
+					if t := c.info.TypeOf(e); valueType(t) {
+						report(e, t, xt)
+					}
+				}
+			}
+		case *ast.CallExpr:
+			fn, ok := c.info.Uses[calleeIdent(n.Fun)].(*types.Func)
+			if !ok || fn.FullName() != "errors.As" || len(n.Args) != 2 {
+				return true
+			}
+			if pt, ok := underlying(c.info.TypeOf(n.Args[1])).(*types.Pointer); ok && valueType(pt.Elem()) {
+				report(n.Args[1], pt.Elem(), types.Universe.Lookup("error").Type())
+			}
+		}
+		return true
+	})
+}
+
+// checkTypeSwitches refuses type switch cases on interfaces of the
+// standard library (error, fmt.Stringer, ...): the interpreter's type
+// switch never matches them, while a comma-ok assertion does.
+func (c *checker) checkTypeSwitches() {
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSwitchStmt)
+		if !ok || c.typeSwitchChain(ts) {
+			return true // rewritten as comma-ok assertions (typeSwitch)
+		}
+		var x string
+		switch a := ts.Assign.(type) {
+		case *ast.AssignStmt:
+			x = types.ExprString(a.Rhs[0].(*ast.TypeAssertExpr).X)
+		case *ast.ExprStmt:
+			x = types.ExprString(a.X.(*ast.TypeAssertExpr).X)
+		}
+		for _, cl := range ts.Body.List {
+			for _, e := range cl.(*ast.CaseClause).List {
+				t := c.info.TypeOf(e)
+				if t == nil {
+					continue
+				}
+				it, isIface := t.Underlying().(*types.Interface)
+				if !isIface || it.NumMethods() == 0 {
+					continue
+				}
+				if _, interp := interpNamed(t); interp {
+					continue
+				}
+				name := types.TypeString(t, c.qualifier)
+				c.errorf(e.Pos(), fmt.Sprintf("test it before the switch: if v, ok := %s.(%s); ok { ... }", x, name),
+					"the interpreter's type switch never matches case %s (an interface of the standard library)", name)
+			}
+		}
+		return true
+	})
+}
+
+// checkTemplates refuses executing a text/template over values of the
+// snippet's types with methods: the interpreter hides the methods from
+// the template (it neither calls .Method nor formats with String).
+func (c *checker) checkTemplates() {
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := c.info.Uses[calleeIdent(call.Fun)].(*types.Func)
+		if !ok {
+			return true
+		}
+		arg := -1
+		switch fn.FullName() {
+		case "(*text/template.Template).Execute":
+			arg = 1
+		case "(*text/template.Template).ExecuteTemplate":
+			arg = 2
+		}
+		if arg < 0 || arg >= len(call.Args) {
+			return true
+		}
+		if m := methodsInside(c.info.TypeOf(call.Args[arg]), map[types.Type]bool{}); m != "" {
+			c.errorf(call.Args[arg].Pos(), "call the methods first and pass their results in a map or a struct without methods",
+				"text/template cannot see the method %s in snippets: the interpreter hides the methods of the snippet's types from the standard library", m)
+		}
+		return true
+	})
+}
+
+// methodsInside names a method of an interpreted type found in t.
+func methodsInside(t types.Type, seen map[types.Type]bool) string {
+	if t == nil || seen[t] {
+		return ""
+	}
+	seen[t] = true
+	base := t
+	if p, ok := t.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	if n, ok := interpNamed(base); ok {
+		if _, isIface := n.Underlying().(*types.Interface); !isIface {
+			ms := types.NewMethodSet(types.NewPointer(n))
+			if ms.Len() > 0 {
+				return n.Obj().Name() + "." + ms.At(0).Obj().Name()
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return methodsInside(u.Elem(), seen)
+	case *types.Slice:
+		return methodsInside(u.Elem(), seen)
+	case *types.Array:
+		return methodsInside(u.Elem(), seen)
+	case *types.Map:
+		if m := methodsInside(u.Key(), seen); m != "" {
+			return m
+		}
+		return methodsInside(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if m := methodsInside(u.Field(i).Type(), seen); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+// shapeTwin returns another type of the snippet's with the same
+// underlying type as t (or as t's element, for a pointer), or nil. The
+// interpreter cannot tell such types apart once a value of one sits in an
+// interface: a type assertion or type switch to one matches the other.
+func shapeTwin(pkg *types.Package, t types.Type) *types.Named {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := interpNamed(t)
+	if !ok || n.Obj().Pkg() != pkg {
+		return nil
+	}
+	if _, isIface := n.Underlying().(*types.Interface); isIface {
+		return nil
+	}
+	for _, name := range pkg.Scope().Names() {
+		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || tn == n.Obj() {
+			continue
+		}
+		other, ok := tn.Type().(*types.Named)
+		if ok && other.TypeParams().Len() == 0 && types.Identical(other.Underlying(), n.Underlying()) {
+			return other
+		}
+	}
+	return nil
+}
+
+// checkShapeTwins refuses finding, in an interface value, a type of the
+// snippet's that has a twin of the same fields: the interpreter would
+// take one for the other.
+func (c *checker) checkShapeTwins() {
+	report := func(at ast.Node, t types.Type) {
+		twin := shapeTwin(c.pkg, t)
+		if twin == nil {
+			return
+		}
+		name := types.TypeString(t, c.qualifier)
+		c.errorf(at.Pos(), fmt.Sprintf("give %s and %s different fields (or make them one type with a field that tells them apart)", name, twin.Obj().Name()),
+			"the interpreter cannot tell %s from %s in an interface value: they have the same fields", name, twin.Obj().Name())
+	}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			if n.Type != nil {
+				report(n.Type, c.info.TypeOf(n.Type))
+			}
+		case *ast.TypeSwitchStmt:
+			for _, cl := range n.Body.List {
+				for _, e := range cl.(*ast.CaseClause).List {
+					if t := c.info.TypeOf(e); t != nil {
+						report(e, t)
+					}
+				}
+			}
+		case *ast.CallExpr:
+			fn, ok := c.info.Uses[calleeIdent(n.Fun)].(*types.Func)
+			if ok && fn.FullName() == "errors.As" && len(n.Args) == 2 {
+				if pt, ok := underlying(c.info.TypeOf(n.Args[1])).(*types.Pointer); ok {
+					report(n.Args[1], pt.Elem())
 				}
 			}
 		}

@@ -34,13 +34,16 @@ func (c *checker) checkJSON() {
 			return true
 		}
 		spec, ok := jsonValueArg[fn.FullName()]
-		if !ok || spec.arg >= len(call.Args) {
-			return true
+		if !ok || spec.arg >= len(call.Args) || spec.encode {
+			return true // encoding: the rewrite converts the value (jsonCall)
 		}
 		arg := call.Args[spec.arg]
 		if why := c.jsonProblem(c.info.TypeOf(arg), spec.encode, map[types.Type]bool{}); why != "" {
-			c.errorf(arg.Pos(), "give the field a name (Base Base `json:\"base\"`) or copy the values into a struct with only exported, named fields",
-				"%s would differ in snippets: %s", fn.Name(), why)
+			hint := "give the field a name (Base Base `json:\"base\"`) or copy the values into a struct with only exported, named fields"
+			if strings.Contains(why, "cannot call the method") {
+				hint = "decode that field into a plain type (string, number, json.RawMessage) and convert it after " + fn.Name()
+			}
+			c.errorf(arg.Pos(), hint, "%s would differ in snippets: %s", fn.Name(), why)
 		}
 		return true
 	})
@@ -53,6 +56,20 @@ func (c *checker) jsonProblem(t types.Type, encode bool, seen map[types.Type]boo
 		return ""
 	}
 	seen[t] = true
+	if !encode {
+		base := t
+		if p, ok := t.(*types.Pointer); ok {
+			base = p.Elem()
+		}
+		if n, ok := interpNamed(base); ok {
+			ms := types.NewMethodSet(types.NewPointer(base))
+			for _, m := range []string{"UnmarshalJSON", "UnmarshalText"} {
+				if ms.Lookup(n.Obj().Pkg(), m) != nil {
+					return "encoding/json cannot call the method " + m + " of " + types.TypeString(base, c.qualifier) + " in the interpreter"
+				}
+			}
+		}
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Pointer:
 		return c.jsonProblem(u.Elem(), encode, seen)

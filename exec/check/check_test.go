@@ -22,7 +22,7 @@ func TestCheckErrors(t *testing.T) {
 		{"syntax", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"a\"\n}\n", "snippet.go:6:17: syntax error: missing ',' before newline in argument list"},
 		{"std import missing", "package main\nfunc main() { println(strings.ToUpper(\"a\")) }\n", "snippet.go:2:23: undefined: strings\n\thint: add import \"strings\""},
 		{"json import missing", "package main\nfunc main() { _, _ = json.Marshal(1) }\n", "snippet.go:2:22: undefined: json\n\thint: add import \"encoding/json\""},
-		{"unknown type of tree package", "package main\nimport \"mcpfs/servers/docstore\"\nfunc main() { _ = docstore.SearchArg{} }\n", "snippet.go:3:28: undefined: docstore.SearchArg\n\thint: types of mcpfs/servers/docstore: SearchArgs,"},
+		{"unknown type of tree package", "package main\nimport \"mcpfs/servers/docstore\"\nfunc main() { _ = docstore.SearchArg{} }\n", "snippet.go:3:28: undefined: docstore.SearchArg\n\thint: types of mcpfs/servers/docstore: SearchArgs{Id *string, Limit *int, Mode SearchMode, Query string}, SearchMode,"},
 		{"unknown field by selector", "package main\nimport \"mcpfs/servers/docstore\"\nfunc main() { a := docstore.SearchArgs{}; _ = a.Text }\n", "snippet.go:3:49: a.Text undefined (type docstore.SearchArgs has no field or method Text)\n\thint: fields of docstore.SearchArgs: Id *string,"},
 		{"reserved name", "package main\nfunc main() { __mcpfs_x := 1; _ = __mcpfs_x }\n", "snippet.go:2:15: the name __mcpfs_x is reserved"},
 		{"main with args", "package main\nfunc main(x int) {}\n", "snippet.go:2:6: func main must have no arguments and no return values"},

@@ -1,31 +1,57 @@
 // Package check type-checks an agent-written Go snippet (a `package main`
 // file) against the packages of an mcpfs tree and an allowlist of standard
-// packages, and rewrites the modern Go that the snippet interpreter (yaegi
-// v0.16.1, about Go 1.20) runs wrongly into Go it runs correctly. What it
-// cannot rewrite safely it reports as an Error at the original line:col,
-// saying what to write instead.
+// packages, and rewrites the Go that the snippet interpreter (yaegi
+// v0.16.1, about Go 1.20, with silent differences from Go) runs wrongly
+// into Go it runs correctly. What it cannot rewrite safely it reports as an
+// Error at the original line:col, saying what to write instead; one pass
+// reports every problem.
 //
 // Rewritten (every change stays on its line; helpers go at the end of the
-// file, imports they need on the package line):
-//   - range over an integer → a three-clause loop over a hidden counter,
-//     with a fresh copy of the variable per iteration;
-//   - the min, max and clear builtins → monomorphic helpers (NaN rules of
-//     the builtins kept; clear of a map with float keys is refused);
-//   - loop variables that a closure or a pointer can see → per-iteration
-//     copies (Go 1.22 semantics), copying changes back before continue and
-//     at the end of the body of three-clause loops;
-//   - the slices, maps and cmp functions that yaegi lacks → helpers;
-//     slices.Collect/Sorted/SortedFunc over maps.Keys, maps.Values and
-//     slices.Values, and range over those and maps.All/slices.All;
-//   - calls of the snippet's generic functions → explicit type arguments;
-//   - errors.As with a target type declared by interpreted code → a helper.
+// file, imports they need on the package line). Helpers that must be
+// compiled live in exec/internal/shim (imported as mcpfs/internal/shim):
+//   - fmt print functions: arguments whose types have String, Error,
+//     Format or GoString methods anywhere inside (slices, maps, fields,
+//     interfaces), and the snippet's types under %T and %#v, become
+//     shim.Values that format as fmt/print.go does;
+//   - json.Marshal/MarshalIndent/Encoder.Encode: MarshalJSON/MarshalText
+//     methods anywhere inside, embedded structs (flattened with Go's rules)
+//     and unexported fields; json.Unmarshal/Decode name struct types in
+//     their errors;
+//   - index and slice expressions check bounds, and panic calls carry the
+//     line, so that a panic says Go's message at the snippet's line; a
+//     function that defers returns zero results after a recovered panic;
+//     recover returns the value, not a reflect.Value;
+//   - deferred calls evaluate function, receiver and arguments at the defer;
+//     method values bind the receiver's value; method expressions work;
+//     methods promoted from embedded interfaces are called through the
+//     field;
+//   - type switches on errors and standard interfaces become comma-ok
+//     chains; comma-ok assertions to interfaces guard a nil operand and go
+//     through a type switch for the snippet's own interfaces; range over a
+//     slice of channels becomes an indexed loop;
+//   - range over an integer and over functions (iter.Seq/Seq2 become
+//     function types), slices.Backward, strings.SplitSeq/FieldsSeq/Lines,
+//     slices.Collect/Sorted/SortedFunc over any iterator;
+//   - the min, max and clear builtins, and the slices, maps and cmp
+//     functions yaegi lacks, with helpers generic over the enclosing
+//     function's type parameters where needed; mcp.Ptr;
+//   - loop variables that a closure or pointer can see get per-iteration
+//     copies (Go 1.22 semantics);
+//   - calls of the snippet's generic functions get explicit type arguments;
+//   - errors.As with a target type declared by interpreted code; the
+//     snippet's error values given to fmt.Errorf's %w, errors.Is, errors.As
+//     and errors.Unwrap become shim.Errs that carry their Error and Unwrap
+//     methods.
 //
-// Refused with a hint: imports outside the allowlist and the tree, other
-// function iterators, text/template's file parsing, encoding/json over
-// interpreted structs with embedded or unexported fields, errors.Is/As/
-// Unwrap when the snippet declares Unwrap/Is/As methods, and fmt.Errorf's
-// %w over interpreted error types (yaegi hides their methods from the
-// standard library).
+// Refused with a hint: imports outside the allowlist and the tree,
+// text/template's file parsing and templates over the snippet's types with
+// methods, decoding into types with UnmarshalJSON/UnmarshalText, finding a
+// value (non-pointer) type of the snippet's in an error or another standard
+// interface, two types of the snippet's with the same fields asserted from
+// an interface (the interpreter cannot tell them apart), type switch
+// cases on standard interfaces that cannot become a comma-ok chain, errors.Is/As/Unwrap
+// when the snippet declares Is/As methods or Unwrap() []error, and labels, goto and defer inside a range over
+// a function.
 //
 // Standard packages are type-checked from gc export data embedded in the
 // binary (stdexport.zip, made by `go generate ./exec/check`), so checking

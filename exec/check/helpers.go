@@ -243,6 +243,15 @@ var stdHelpers = map[string]string{
 	return 0
 }`,
 	"cmp.Less": `func $F(x, y $T) bool { return (x != x && y == y) || x < y }`,
+	"cmp.Or": `func $F(vals ...$T) $T {
+	var zero $T
+	for _, v := range vals {
+		if v != zero {
+			return v
+		}
+	}
+	return zero
+}`,
 }
 
 // seqHelpers turn an iterator-producing call into a slice, for
@@ -318,15 +327,47 @@ const (
 )
 
 // errorsAsHelper is errors.As for one target type $T declared in
-// interpreted code, which the host's errors.As refuses. It follows the
-// chain with the host's errors.Unwrap ($errors), which sees the wrappers of
-// standard packages (fmt.Errorf's %w).
+// interpreted code, which the host's errors.As refuses. It converts err
+// ($conv: the snippet's error types become shim.Errs that carry their
+// Unwrap methods) and follows the chain with the host's errors.Unwrap
+// ($errors), which sees the wrappers of standard packages (fmt.Errorf's
+// %w) and the shim's; a shim.Err ($shim.Err) holds the original value.
 const errorsAsHelper = `func $F(err error, target *$T) bool {
 	if target == nil {
 		panic("errors: target must be a non-nil pointer")
 	}
+	err = $conv(err)
 	for err != nil {
-		if e, ok := err.($T); ok {
+		if w, ok := err.(*$shim.Err); ok {
+			if e, ok := w.V.($T); ok {
+				*target = e
+				return true
+			}
+		} else if e, ok := err.($T); ok {
+			*target = e
+			return true
+		}
+		err = $errors.Unwrap(err)
+	}
+	return false
+}`
+
+// errorsAsIfaceHelper is errorsAsHelper for a target interface $T of the
+// snippet's: each error of the chain (a shim.Err's original value, typed
+// back by $typed) is matched with a type switch.
+const errorsAsIfaceHelper = `func $F(err error, target *$T) bool {
+	if target == nil {
+		panic("errors: target must be a non-nil pointer")
+	}
+	err = $conv(err)
+	for err != nil {
+		var v any = err
+		if w, ok := err.(*$shim.Err); ok {
+			v = w.V
+			$typed
+		}
+		switch e := v.(type) {
+		case $T:
 			*target = e
 			return true
 		}

@@ -22,16 +22,22 @@ type edit struct {
 // replaces; helper functions go at the end of the file.
 type rewriter struct {
 	*checker
-	edits   []edit
-	n       int                 // counter for fresh names
-	helpers map[string]string   // helper key → name
-	defs    []string            // helper declarations, in order
-	local   map[string]string   // package path → name in the snippet
-	added   []string            // imports added for helper types: `name "path"`
-	skip    map[ast.Node]bool   // calls already rewritten as part of another
-	gone    map[*ast.Ident]bool // package members whose uses were rewritten away
-	named   map[string]bool     // import paths that added code names
-	tag     string              // in fresh names: tells apart the files of one package
+	edits       []edit
+	n           int                         // counter for fresh names
+	helpers     map[string]string           // helper key → name
+	defs        []string                    // helper declarations, in order
+	local       map[string]string           // package path → name in the snippet
+	added       []string                    // imports added for helper types: `name "path"`
+	skip        map[ast.Node]bool           // calls already rewritten as part of another
+	gone        map[*ast.Ident]bool         // package members whose uses were rewritten away
+	named       map[string]bool             // import paths that added code names
+	tag         string                      // in fresh names: tells apart the files of one package
+	called      map[ast.Expr]bool           // the function expressions of calls
+	defers      []*ast.DeferStmt            // rewritten last: see deferStmt
+	deferInLoop map[*ast.DeferStmt]ast.Node // defers in a loop of their function: the loop
+	tps         *[]*types.TypeParam         // when set, typeName collects type parameters here
+	jsonCands   *[]types.Type               // see jsonCandidates
+	dyn         map[string][]types.Type     // interface → the snippet's types fmt needs converted
 }
 
 func (c *checker) rewrite() []byte { return c.rewriteTagged("") }
@@ -39,7 +45,7 @@ func (c *checker) rewrite() []byte { return c.rewriteTagged("") }
 // rewriteTagged is rewrite with tag in the names it adds, so that the
 // files of one package do not declare the same helper name.
 func (c *checker) rewriteTagged(tag string) []byte {
-	r := &rewriter{checker: c, tag: tag, helpers: map[string]string{}, local: map[string]string{}, skip: map[ast.Node]bool{}, gone: map[*ast.Ident]bool{}, named: map[string]bool{}}
+	r := &rewriter{checker: c, tag: tag, helpers: map[string]string{}, local: map[string]string{}, skip: map[ast.Node]bool{}, gone: map[*ast.Ident]bool{}, named: map[string]bool{}, called: map[ast.Expr]bool{}, deferInLoop: map[*ast.DeferStmt]ast.Node{}}
 	for _, im := range c.file.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
 		name := ""
@@ -50,9 +56,13 @@ func (c *checker) rewriteTagged(tag string) []byte {
 		}
 		r.local[p] = name
 	}
+	r.iterImport()
 	r.walk(c.file, nil)
 	if len(c.errs) > 0 {
 		return nil
+	}
+	for i := len(r.defers) - 1; i >= 0; i-- {
+		r.deferStmt(r.defers[i]) // innermost first
 	}
 	r.blankUnused()
 	return r.apply()
@@ -166,6 +176,50 @@ func (r *rewriter) helper(key, kind string, decl func(name string) string) strin
 	return name
 }
 
+// collectTypeParams runs f with typeName accepting the type parameters of
+// the enclosing generic function, and returns those it met.
+func (r *rewriter) collectTypeParams(f func()) []*types.TypeParam {
+	outer := r.tps
+	var tps []*types.TypeParam
+	r.tps = &tps
+	f()
+	r.tps = outer
+	if outer != nil {
+		for _, t := range tps {
+			found := false
+			for _, o := range *outer {
+				found = found || o == t
+			}
+			if !found {
+				*outer = append(*outer, t)
+			}
+		}
+	}
+	return tps
+}
+
+// genericHelper is helper for a helper whose types mention the type
+// parameters tps of the enclosing generic function: the helper is itself
+// generic over them (same names, same constraints) and the returned text
+// instantiates it explicitly (the interpreter infers type arguments only
+// partly).
+func (r *rewriter) genericHelper(key, kind string, tps []*types.TypeParam, decl func(name string) string) string {
+	if len(tps) == 0 {
+		return r.helper(key, kind, decl)
+	}
+	params := make([]string, len(tps))
+	names := make([]string, len(tps))
+	for i, tp := range tps {
+		names[i] = tp.Obj().Name()
+		params[i] = names[i] + " " + types.TypeString(tp.Constraint(), r.qualify)
+	}
+	list := strings.Join(params, ", ")
+	name := r.helper(key+" ["+list+"]", kind, func(f string) string {
+		return strings.Replace(decl(f), "func "+f+"(", "func "+f+"["+list+"](", 1)
+	})
+	return name + "[" + strings.Join(names, ", ") + "]"
+}
+
 // typeName writes t as the snippet can name it at package level, or
 // reports why it cannot (at pos) and returns "".
 func (r *rewriter) typeName(t types.Type, pos token.Pos) string {
@@ -179,6 +233,16 @@ func (r *rewriter) typeName(t types.Type, pos token.Pos) string {
 		seen[t] = true
 		switch t := t.(type) {
 		case *types.TypeParam:
+			if r.tps != nil {
+				// A helper generic over it (see genericHelper).
+				for _, p := range *r.tps {
+					if p == t {
+						return
+					}
+				}
+				*r.tps = append(*r.tps, t)
+				return
+			}
 			r.errorf(pos, "call it outside the generic function, or write the loop by hand", "the interpreter cannot run this here: it needs a helper for type parameter %s", t.Obj().Name())
 			ok = false
 		case *types.Named:
@@ -250,13 +314,37 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 	if n == nil || r.skip[n] {
 		return
 	}
+	if r.iterType(n) {
+		return
+	}
 	switch n := n.(type) {
 	case *ast.RangeStmt:
-		r.rangeStmt(n)
+		r.rangeStmt(n, stack)
 	case *ast.ForStmt:
 		r.forStmt(n, stack)
+	case *ast.FuncDecl:
+		r.zeroResults(n.Type, n.Body)
+	case *ast.FuncLit:
+		r.zeroResults(n.Type, n.Body)
 	case *ast.CallExpr:
+		r.called[ast.Unparen(n.Fun)] = true
 		r.call(n)
+	case *ast.SelectorExpr:
+		r.promotedIfaceSel(n)
+		r.methodSel(n)
+	case *ast.TypeAssertExpr:
+		r.commaOkIface(n)
+	case *ast.TypeSwitchStmt:
+		r.typeSwitch(n)
+	case *ast.IndexExpr:
+		r.indexExpr(n, stack)
+	case *ast.SliceExpr:
+		r.sliceExpr(n)
+	case *ast.DeferStmt:
+		r.defers = append(r.defers, n)
+		if loop := enclosingLoop(stack); loop != nil {
+			r.deferInLoop[n] = loop
+		}
 	}
 	stack = append(stack, n)
 	ast.Inspect(n, func(m ast.Node) bool {
@@ -270,10 +358,24 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 	})
 }
 
+// enclosingLoop returns the innermost loop of the innermost function of
+// stack, or nil.
+func enclosingLoop(stack []ast.Node) ast.Node {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return stack[i]
+		case *ast.FuncLit, *ast.FuncDecl:
+			return nil
+		}
+	}
+	return nil
+}
+
 // rangeStmt rewrites range over an integer and over the iterator functions
 // it can, refuses other function iterators, and gives range variables
 // per-iteration copies where a closure or pointer could tell.
-func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
+func (r *rewriter) rangeStmt(s *ast.RangeStmt, stack []ast.Node) {
 	tv := r.info.Types[s.X]
 	if tv.Type == nil {
 		return
@@ -285,8 +387,18 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 		}
 		return
 	case *types.Signature:
-		r.rangeFunc(s)
+		r.rangeFunc(s, stack)
 		return
+	case *types.Slice:
+		if _, isChan := u.Elem().Underlying().(*types.Chan); isChan {
+			r.rangeIndexed(s)
+			return
+		}
+	case *types.Array:
+		if _, isChan := u.Elem().Underlying().(*types.Chan); isChan {
+			r.rangeIndexed(s)
+			return
+		}
 	}
 	if s.Tok != token.DEFINE {
 		return
@@ -303,6 +415,40 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 		list := strings.Join(names, ", ")
 		r.insert(s.Body.Lbrace+1, " "+list+" := "+list+";")
 	}
+}
+
+// rangeIndexed rewrites range over a slice or array of channels, which
+// the interpreter mistakes for a range over a channel, as an indexed loop
+// that evaluates the operand once; the range variables are fresh in each
+// iteration:
+//
+//	for i, c := range chs {  →  for x, n := chs, 0; n < len(x); n++ { i := n; c := x[n];
+func (r *rewriter) rangeIndexed(s *ast.RangeStmt) {
+	x, n := r.fresh("x"), r.fresh("n")
+	var body []string
+	tok := " = "
+	if s.Tok == token.DEFINE {
+		tok = " := "
+	}
+	for i, e := range []ast.Expr{s.Key, s.Value} {
+		if e == nil {
+			continue
+		}
+		if id, ok := e.(*ast.Ident); ok && id.Name == "_" {
+			continue
+		}
+		val := n
+		if i == 1 {
+			val = x + "[" + n + "]"
+		}
+		text := r.text(e)
+		if strings.Contains(text, "\n") {
+			return
+		}
+		body = append(body, text+tok+val+";")
+	}
+	r.replace(s.For, s.X.Pos(), "for "+x+", "+n+" := ")
+	r.replace(s.X.End(), s.Body.Lbrace+1, ", 0; "+n+" < len("+x+"); "+n+"++ { "+strings.Join(body, " "))
 }
 
 // rangeInt rewrites `for i := range n` as a three-clause loop over a hidden
@@ -355,12 +501,19 @@ func (r *rewriter) insertExprAssign(s *ast.RangeStmt, i string) {
 
 // rangeFunc rewrites range over maps.Keys, maps.Values, maps.All,
 // slices.Values and slices.All; anything else is refused.
-func (r *rewriter) rangeFunc(s *ast.RangeStmt) {
+func (r *rewriter) rangeFunc(s *ast.RangeStmt, stack []ast.Node) {
 	call, ok := ast.Unparen(s.X).(*ast.CallExpr)
 	fn := r.stdFunc(call)
 	hint := "the interpreter cannot range over functions (iterators): collect the values into a slice and range over it, e.g. `for _, k := range keys` after appending the keys to keys in a loop"
-	if !ok || fn == "" || len(call.Args) != 1 {
-		r.errorf(s.X.Pos(), hint, "range over function iterators is not supported in snippets")
+	switch fn {
+	case "maps.Keys", "maps.Values", "maps.All", "slices.All", "slices.Values":
+	default:
+		ok = false
+	}
+	if !ok || len(call.Args) != 1 {
+		if !r.rangeOverFunc(s, stack) {
+			r.errorf(s.X.Pos(), hint, "range over function iterators is not supported in snippets")
+		}
 		return
 	}
 	arg := call.Args[0]

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -22,9 +23,19 @@ func (r *rewriter) call(call *ast.CallExpr) {
 				r.minMax(call, b.Name())
 			case "clear":
 				r.clear(call)
+			case "panic":
+				r.panicCall(call)
+			case "recover":
+				// The interpreter's recover returns a reflect.Value.
+				sh := r.qualify(types.NewPackage(shimPath, "shim"))
+				r.insert(call.Pos(), sh+".Recovered(")
+				r.insert(call.End(), ")")
 			}
 			return
 		}
+	}
+	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) || r.errorsCall(call) {
+		return
 	}
 	if fn := r.stdFunc(call); fn != "" {
 		r.stdCall(call, fn)
@@ -33,6 +44,10 @@ func (r *rewriter) call(call *ast.CallExpr) {
 	if id := calleeIdent(call.Fun); id != nil {
 		if fn, ok := r.info.Uses[id].(*types.Func); ok && fn.FullName() == "errors.As" && len(call.Args) == 2 {
 			r.errorsAs(call)
+			return
+		}
+		if fn, ok := r.info.Uses[id].(*types.Func); ok && fn.FullName() == treePrefix+"mcp.Ptr" {
+			r.ptrCall(call)
 			return
 		}
 	}
@@ -57,7 +72,8 @@ func (r *rewriter) minMax(call *ast.CallExpr, name string) {
 
 // minMaxHelper returns the min or max helper for type t.
 func (r *rewriter) minMaxHelper(t types.Type, name string, pos token.Pos) string {
-	tn := r.typeName(t, pos)
+	var tn string
+	tps := r.collectTypeParams(func() { tn = r.typeName(t, pos) })
 	if tn == "" {
 		return ""
 	}
@@ -71,7 +87,7 @@ func (r *rewriter) minMaxHelper(t types.Type, name string, pos token.Pos) string
 			tmpl = maxFloatHelper
 		}
 	}
-	return r.helper(name+" "+tn, name, func(f string) string {
+	return r.genericHelper(name+" "+tn, name, tps, func(f string) string {
 		return strings.NewReplacer("$F", f, "$T", tn).Replace(tmpl)
 	})
 }
@@ -207,12 +223,14 @@ func (r *rewriter) stdCall(call *ast.CallExpr, fn string) {
 		return
 	}
 	args := r.typeArgs(call)
-	repl, ok := r.replacer(fn, args, call.Pos())
+	var repl []string
+	ok = false
+	tps := r.collectTypeParams(func() { repl, ok = r.replacer(fn, args, call.Pos()) })
 	if !ok {
 		return
 	}
 	key := fn + " " + strings.Join(repl[1:], ",")
-	name := r.helper(key, strings.ReplaceAll(fn, ".", "_"), func(f string) string {
+	name := r.genericHelper(key, strings.ReplaceAll(fn, ".", "_"), tps, func(f string) string {
 		return strings.NewReplacer(append([]string{"$F", f}, repl...)...).Replace(tmpl)
 	})
 	r.replace(call.Fun.Pos(), call.Fun.End(), name)
@@ -270,6 +288,12 @@ func (r *rewriter) seqConsumer(call *ast.CallExpr, fn string) {
 	}
 	innerFn := r.stdFunc(inner)
 	tmpl, ok := seqHelpers[innerFn]
+	if (!ok || len(inner.Args) != 1) && len(call.Args) > 0 {
+		if params, isSeq := yieldSig(r.info.TypeOf(call.Args[0])); isSeq && params.Len() == 1 {
+			r.seqConsumerFunc(call, fn, params.At(0).Type())
+			return
+		}
+	}
 	if !ok || len(inner.Args) != 1 {
 		r.errorf(call.Pos(), "write "+fn+"(maps.Keys(m)), "+fn+"(maps.Values(m)) or "+fn+"(slices.Values(s)), or build the slice with a loop",
 			"%s is only supported over maps.Keys, maps.Values and slices.Values in snippets (the interpreter has no iterators)", fn)
@@ -378,14 +402,35 @@ func (r *rewriter) errorsAs(call *ast.CallExpr) {
 		return
 	}
 	if !interpreted(pt.Elem()) {
-		return // the host's errors.As handles standard types
+		// The host's errors.As handles standard types; it follows the
+		// Unwrap methods of the snippet's errors once they are converted.
+		r.wrapErrArg(call.Args[0])
+		return
 	}
 	tn := r.typeName(pt.Elem(), call.Args[1].Pos())
 	if tn == "" {
 		return
 	}
+	conv := r.errConv(types.Universe.Lookup("error").Type())
+	if conv == "" {
+		conv = "func(e error) error { return e }"
+	}
+	tmpl := errorsAsHelper
+	var typed strings.Builder // the original value of a shim.Err, typed
+	if _, isIface := pt.Elem().Underlying().(*types.Interface); isIface {
+		// An interface of the snippet's: the interpreter's comma-ok
+		// assertion to it fails; a type switch over the original value
+		// (asserted back to its own type) works.
+		tmpl = errorsAsIfaceHelper
+		for _, c := range r.errCandidates() {
+			if cn := r.typeNameQuiet(c); cn != "" {
+				fmt.Fprintf(&typed, "if c, ok := w.V.(%s); ok {\n\t\t\t\tv = c\n\t\t\t}\n\t\t\t", cn)
+			}
+		}
+	}
 	name := r.helper("errors.As "+tn, "errorsAs", func(f string) string {
-		return strings.NewReplacer("$F", f, "$T", tn, "$errors", r.qualify(types.NewPackage("errors", "errors"))).Replace(errorsAsHelper)
+		return strings.NewReplacer("$F", f, "$T", tn, "$errors", r.qualify(types.NewPackage("errors", "errors")),
+			"$conv", conv, "$shim", r.qualify(types.NewPackage(shimPath, "shim")), "$typed", typed.String()).Replace(tmpl)
 	})
 	r.replace(call.Fun.Pos(), call.Fun.End(), name)
 	r.consume(call)
@@ -403,4 +448,100 @@ func interpreted(t types.Type) bool {
 	}
 	p := n.Obj().Pkg().Path()
 	return p == "main" || strings.HasPrefix(p, treePrefix)
+}
+
+// seqConsumerFunc rewrites slices.Collect/Sorted/SortedFunc over any
+// function iterator: a helper collects its values into a slice.
+func (r *rewriter) seqConsumerFunc(call *ast.CallExpr, fn string, elem types.Type) {
+	en := r.typeName(elem, call.Pos())
+	if en == "" {
+		return
+	}
+	collect := r.helper("collectseq "+en, "collect", func(f string) string {
+		return strings.NewReplacer("$F", f, "$E", en).Replace(
+			`func $F(seq func(func($E) bool)) []$E { var out []$E; seq(func(v $E) bool { out = append(out, v); return true }); return out }`)
+	})
+	r.consume(call)
+	arg := call.Args[0]
+	switch fn {
+	case "slices.Collect":
+		r.replace(call.Fun.Pos(), call.Fun.End(), collect)
+	case "slices.Sorted":
+		outer := r.helper("sorted "+en, "sorted", func(f string) string {
+			return strings.NewReplacer("$F", f, "$E", en, "$sort", r.qualify(types.NewPackage("sort", "sort"))).Replace(
+				`func $F(x []$E) []$E { $sort.Slice(x, func(i, j int) bool { return x[i] < x[j] || (x[i] != x[i] && x[j] == x[j]) }); return x }`)
+		})
+		r.replace(call.Fun.Pos(), call.Fun.End(), outer)
+		r.insert(arg.Pos(), collect+"(")
+		r.insert(arg.End(), ")")
+	case "slices.SortedFunc":
+		outer := r.helper("sortedfunc "+en, "sortedfunc", func(f string) string {
+			return strings.NewReplacer("$F", f, "$E", en, "$sort", r.qualify(types.NewPackage("sort", "sort"))).Replace(
+				`func $F(x []$E, cmp func(a, b $E) int) []$E { $sort.SliceStable(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }); return x }`)
+		})
+		r.replace(call.Fun.Pos(), call.Fun.End(), outer)
+		r.insert(arg.Pos(), collect+"(")
+		r.insert(arg.End(), ")")
+	}
+}
+
+// ptrCall rewrites mcp.Ptr(v), generic, into a helper for its type
+// argument: the worker's runtime package is compiled and has no generic
+// functions.
+func (r *rewriter) ptrCall(call *ast.CallExpr) {
+	args := r.typeArgs(call)
+	if len(args) != 1 {
+		return
+	}
+	tn := r.typeName(args[0], call.Pos())
+	if tn == "" {
+		return
+	}
+	name := r.helper("ptr "+tn, "ptr", func(f string) string {
+		return "func " + f + "(v " + tn + ") *" + tn + " { return &v }"
+	})
+	r.replace(call.Fun.Pos(), call.Fun.End(), name)
+	r.consume(call)
+}
+
+// panicCall records where a panic call is, and what Go prints for its
+// value: the interpreter reports a panic at the start of the function.
+// The value itself reaches recover unchanged (shim.Recovered).
+func (r *rewriter) panicCall(call *ast.CallExpr) {
+	if r.tag != "" || len(call.Args) != 1 {
+		return
+	}
+	arg := call.Args[0]
+	t := r.info.TypeOf(arg)
+	if t == nil {
+		return
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&(types.IsFloat|types.IsComplex) != 0 {
+		return // Go prints floats in the runtime's own format
+	}
+	sh := r.qualify(types.NewPackage(shimPath, "shim"))
+	fmtName := r.qualify(types.NewPackage("fmt", "fmt"))
+	line := strconv.Itoa(r.fset.Position(call.Lparen).Line)
+	// The value is evaluated once, into the helper's parameter.
+	tn := "any"
+	if tb, ok := t.(*types.Basic); !ok || tb.Info()&types.IsUntyped == 0 {
+		if n := r.typeNameQuiet(t); n != "" {
+			tn = n
+		}
+	}
+	msg := "v"
+	if tn == "any" {
+		if empty := types.NewInterfaceType(nil, nil); r.fmtNeeds(empty, true, false, true, map[string]bool{}) {
+			msg = r.fmtConv(empty, true, false, true, call.Pos()) + "(v)"
+		}
+	} else if r.fmtNeeds(t, true, false, true, map[string]bool{}) {
+		if h := r.fmtConv(t, true, false, true, call.Pos()); h != "" {
+			msg = h + "(v)"
+		}
+	}
+	name := r.helper("panic "+tn, "at", func(f string) string {
+		return "func " + f + "(v " + tn + ", line int) " + sh + ".Located { return " + sh + ".At(v, " + fmtName + ".Sprint(" + msg + "), " + strconv.Quote(r.filename) + ", line) }"
+	})
+	r.insert(arg.Pos(), name+"(")
+	r.insert(arg.End(), ", "+line+")")
 }

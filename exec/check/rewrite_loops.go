@@ -12,6 +12,7 @@ import (
 // (explicitly, by a pointer method call, or by slicing an array).
 func (r *rewriter) escapes(obj types.Object, body *ast.BlockStmt) bool {
 	found := false
+	called := map[ast.Expr]bool{}
 	var visit func(n ast.Node, inFunc bool)
 	visit = func(n ast.Node, inFunc bool) {
 		ast.Inspect(n, func(m ast.Node) bool {
@@ -19,6 +20,8 @@ func (r *rewriter) escapes(obj types.Object, body *ast.BlockStmt) bool {
 				return false
 			}
 			switch m := m.(type) {
+			case *ast.CallExpr:
+				called[ast.Unparen(m.Fun)] = true
 			case *ast.FuncLit:
 				if m != n {
 					visit(m, true)
@@ -37,6 +40,11 @@ func (r *rewriter) escapes(obj types.Object, body *ast.BlockStmt) bool {
 					found = true
 				}
 			case *ast.SelectorExpr:
+				if sel := r.info.Selections[m]; sel != nil && sel.Kind() == types.MethodVal && !called[m] && r.rootIs(m.X, obj) {
+					// A method value binds its receiver: the interpreter
+					// binds the variable instead.
+					found = true
+				}
 				if sel := r.info.Selections[m]; sel != nil && sel.Kind() == types.MethodVal && r.rootIs(m.X, obj) {
 					if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
 						if _, ptrRecv := sig.Recv().Type().(*types.Pointer); ptrRecv {

@@ -116,12 +116,15 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 		return nil, c.result()
 	}
 	c.typeCheck()
-	if len(c.errs) > 0 {
-		return nil, c.result()
-	}
+	// The checks below run over what type-checked too, so that one pass
+	// reports every problem of the snippet.
 	c.checkMain()
 	c.checkUses()
 	c.checkErrorValues()
+	c.checkValueErrors()
+	c.checkTypeSwitches()
+	c.checkShapeTwins()
+	c.checkTemplates()
 	c.checkJSON()
 	if len(c.errs) > 0 {
 		return nil, c.result()
@@ -134,7 +137,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	trees := map[string]bool{}
 	for p := range c.imports {
 		prog.Imports = append(prog.Imports, p)
-		if strings.HasPrefix(p, treePrefix) {
+		if strings.HasPrefix(p, treePrefix) && p != shimPath {
 			c.cache.closure(p, trees)
 		}
 	}

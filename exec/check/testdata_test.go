@@ -17,6 +17,8 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/mcpfs/mcpfs/exec/internal/shim"
 )
 
 // TestPrograms checks and runs each program under testdata. A program ends
@@ -167,6 +169,9 @@ func runYaegi(t *testing.T, tree iofs.FS, src []byte) (out string, err error) {
 	}()
 	i := interp.New(interp.Options{GoPath: ".", SourcecodeFilesystem: srcFS, Stdout: &stdout, Stderr: &stderr})
 	if err := i.Use(stdlib.Symbols); err != nil {
+		return "", err
+	}
+	if err := i.Use(shim.Symbols); err != nil {
 		return "", err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -9,6 +9,10 @@ import (
 	"strings"
 )
 
+// GoVersion is the Go language version snippets are checked at; the
+// tree's go.mod (fs/gen.GoMod) says the same.
+const GoVersion = "go1.26"
+
 // newInfo returns a types.Info that records all the rewrite needs.
 func newInfo() *types.Info {
 	return &types.Info{
@@ -28,7 +32,8 @@ func (c *checker) typeCheck() {
 	c.info = newInfo()
 	var terrs []types.Error
 	conf := types.Config{
-		Importer: c.cache,
+		GoVersion: GoVersion,
+		Importer:  c.cache,
 		Error: func(err error) {
 			var te types.Error
 			if errors.As(err, &te) && len(terrs) < 4*maxErrors {
@@ -112,30 +117,61 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 	return ""
 }
 
-// memberHint lists what pkg declares, closest to name first: its types
-// when a type is wanted (or the name looks like one), else its functions.
+// memberHint lists what pkg declares, closest to name first: its
+// functions and its types with their fields, the kind that is wanted (a
+// type in a composite literal, or a name that looks like one) first.
 func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) string {
 	if !strings.HasPrefix(pkg.Path(), treePrefix) {
 		return ""
 	}
 	var funcs, typs []string
+	fields := map[string]string{}
 	for _, n := range pkg.Scope().Names() {
 		obj := pkg.Scope().Lookup(n)
 		if !obj.Exported() {
 			continue
 		}
-		switch obj.(type) {
+		switch obj := obj.(type) {
 		case *types.Func:
 			funcs = append(funcs, n)
 		case *types.TypeName:
 			typs = append(typs, n)
+			if st, ok := obj.Type().Underlying().(*types.Struct); ok {
+				var fs []string
+				for i := 0; i < st.NumFields() && i < 6; i++ {
+					if f := st.Field(i); f.Exported() {
+						fs = append(fs, f.Name()+" "+types.TypeString(f.Type(), func(p *types.Package) string {
+							if p == pkg {
+								return ""
+							}
+							return p.Name()
+						}))
+					}
+				}
+				if st.NumFields() > 6 {
+					fs = append(fs, "...")
+				}
+				fields[n] = "{" + strings.Join(fs, ", ") + "}"
+			}
 		}
 	}
 	dir := strings.TrimPrefix(pkg.Path(), treePrefix)
-	if wantType || strings.Contains(name, "Arg") || strings.HasSuffix(name, "Result") || len(funcs) == 0 {
-		return "types of " + pkg.Path() + ": " + strings.Join(closest(name, typs), ", ") + "\n(cat " + dir + "/*.go to see them)"
+	var withFields []string
+	for i, t := range closest(name, typs) {
+		if i < 5 {
+			t += fields[t] // the closest with their fields
+		}
+		withFields = append(withFields, t)
 	}
-	return "functions of " + pkg.Path() + ": " + strings.Join(closest(name, funcs), ", ") + "\n(cat " + dir + "/doc.go lists them)"
+	typeLine := "types of " + pkg.Path() + ": " + strings.Join(withFields, ", ")
+	funcLine := "functions of " + pkg.Path() + ": " + strings.Join(closest(name, funcs), ", ")
+	if len(funcs) == 0 {
+		return typeLine + "\n(cat " + dir + "/*.go to see them)"
+	}
+	if wantType || strings.Contains(name, "Arg") || strings.HasSuffix(name, "Result") {
+		return typeLine + "\n" + funcLine + "\n(cat " + dir + "/*.go to see them)"
+	}
+	return funcLine + "\n" + typeLine + "\n(cat " + dir + "/doc.go lists the functions, " + dir + "/*.go the types)"
 }
 
 // fieldsHint lists the fields of a struct type (through a pointer).

@@ -46,7 +46,7 @@ func TestTools(t *testing.T) {
 		{name: "exec check error", tool: ToolExec, args: map[string]any{"code": "package main\n\nfunc main() {\n\tundefinedThing()\n}\n"},
 			want: []string{`\[error\] snippet\.go:4:2: undefined: undefinedThing`, `\[failed, 0 tool calls`}, isError: true},
 		{name: "exec panic", tool: ToolExec, args: map[string]any{"code": "package main\n\nfunc main() {\n\tpanic(\"boom\")\n}\n"},
-			want: []string{`\[error\] the snippet panicked: boom \(panic in main\.main, whose body starts at snippet\.go:4\)`}, isError: true},
+			want: []string{`\[error\] the snippet panicked: snippet\.go:4: boom`}, isError: true},
 		{name: "exec long output", tool: ToolExec, args: map[string]any{"code": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfor i := 0; i < 100; i++ {\n\t\tfmt.Println(\"line\", i)\n\t}\n}\n"},
 			want: []string{`^line 0\n`, `\[stdout cut: \d+ of 790 bytes shown; the rest: read_file path="[^"]+/run-[^"]+\.stdout" offset=\d+\]`}, notWant: `line 99`},
 		{name: "exec empty", tool: ToolExec, args: map[string]any{"code": " "}, want: []string{`"code" is empty`}, isError: true},

@@ -20,6 +20,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/mcpfs/mcpfs/exec/check"
+	"github.com/mcpfs/mcpfs/exec/internal/shim"
 	"github.com/mcpfs/mcpfs/exec/sandbox"
 	"github.com/mcpfs/mcpfs/fs/gen/runtime/mcp"
 )
@@ -184,6 +185,9 @@ func newInterp(files *jobFS, unrestricted bool) (*interp.Interpreter, error) {
 	if err := i.Use(runtimeSymbols); err != nil {
 		return nil, fmt.Errorf("load the runtime package %s: %w", RuntimeImport, err)
 	}
+	if err := i.Use(shim.Symbols); err != nil {
+		return nil, fmt.Errorf("load the rewrite's helpers %s: %w", shim.ImportPath, err)
+	}
 	return i, nil
 }
 
@@ -201,20 +205,33 @@ func run(job *Job, i *interp.Interpreter, files *jobFS) (fail *Failure) {
 
 	defer func() {
 		if r := recover(); r != nil {
-			fail = &Failure{Kind: FailPanic, Msg: panicMessage(r)}
+			fail = &Failure{Kind: FailPanic, Msg: panicMessage(name, r)}
 		}
 	}()
 	if _, err := i.EvalPath(name); err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
-			return &Failure{Kind: FailPanic, Msg: panicMessage(p.Value)}
+			return &Failure{Kind: FailPanic, Msg: panicMessage(name, p.Value)}
 		}
 		return &Failure{Kind: FailCompile, Msg: err.Error()}
 	}
 	return nil
 }
 
-func panicMessage(v any) string {
+// panicMessage is Go's message for the panic value v (reflect's messages
+// for run-time errors become Go's), after "file:line: " when the rewrite
+// recorded where it happened.
+func panicMessage(file string, v any) string {
+	if rv, ok := v.(reflect.Value); ok && rv.IsValid() && rv.CanInterface() {
+		v = rv.Interface() // how the interpreter hands over some panic values
+	}
+	if l, ok := v.(shim.Located); ok {
+		return string(l) // "file:line: message"
+	}
+	v = shim.GoPanic(v)
+	if re, ok := v.(*shim.RuntimeError); ok && re.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", file, re.Line, re.Msg)
+	}
 	if err, ok := v.(error); ok {
 		return err.Error()
 	}

@@ -41,8 +41,6 @@ func Server(s discovery.ServerSnapshot) []File {
 	}
 	dir := "servers/" + pkg + "/"
 
-	names := naming.NewSet()
-	files := naming.NewFileSet("doc")
 	tools := make([]tool, 0, len(s.Tools))
 	for _, t := range s.Tools {
 		raw := parse(t.Raw)
@@ -53,17 +51,15 @@ func Server(s discovery.ServerSnapshot) []File {
 		if name == "" {
 			name = raw.getStr("name")
 		}
-		tools = append(tools, tool{
-			name:  name,
-			raw:   raw,
-			fn:    names.Unique(naming.Exported(name), "Args", "Result"),
-			file:  files.Unique(naming.FileBase(name)),
-			index: firstSentence(raw.getStr("description")),
-		})
+		tools = append(tools, tool{name: name, raw: raw, index: firstSentence(raw.getStr("description"))})
 	}
+	names, order := nameTools(tools)
 
 	out := make([]File, 0, len(tools)+1)
-	for _, t := range tools {
+	// In claim order too: the names of the types a tool declares do not
+	// depend on the order of tools/list either.
+	for _, i := range order {
+		t := tools[i]
 		path := dir + t.file + ".go"
 		out = append(out, File{Path: path, Data: gofmt(path, toolSource(pkg, t, names), func() string {
 			return stubSource(pkg, t)
@@ -75,6 +71,41 @@ func Server(s discovery.ServerSnapshot) []File {
 	})})
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// nameTools gives each tool its function and file name. Names do not
+// depend on the order of tools/list: tools claim names in
+// naming.Precedes order, and a tool whose Go name (or file name) another
+// tool owns gets a suffix made from its own name (naming.Spelled), which
+// stays the same when colliding tools are added or removed.
+func nameTools(tools []tool) (*naming.Set, []int) {
+	order := make([]int, len(tools))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return naming.Precedes(tools[order[a]].name, tools[order[b]].name) })
+	names := naming.NewSet()
+	files := naming.NewFileSet("doc")
+	ownedFn := map[string]bool{}
+	ownedFile := map[string]bool{}
+	for _, i := range order {
+		t := &tools[i]
+		fn := naming.Exported(t.name)
+		if ownedFn[fn] {
+			fn = naming.Spelled(fn, t.name)
+		} else {
+			ownedFn[fn] = true
+		}
+		t.fn = names.Unique(fn, "Args", "Result")
+		file := naming.FileBase(t.name)
+		if key := strings.ToLower(file); ownedFile[key] {
+			file = naming.FileBase(naming.Spelled(file, t.name))
+		} else {
+			ownedFile[key] = true
+		}
+		t.file = files.Unique(file)
+	}
+	return names, order
 }
 
 // gofmt formats src; if that fails, it reports the failure and formats the

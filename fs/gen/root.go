@@ -19,8 +19,10 @@ import (
 var runtimeFS embed.FS
 
 // GoMod is the go.mod of the tree: the module the snippets, servers and
-// skills belong to.
-const GoMod = "module mcpfs\n\ngo 1.21\n"
+// skills belong to. Its go version is the language version that exec/check
+// accepts (check.GoVersion): go vet and gopls in the tree accept what
+// mcpfs runs, range over integers and functions included.
+const GoMod = "module mcpfs\n\ngo 1.26\n"
 
 // RuntimeImport is the import path of the runtime package in the tree.
 const RuntimeImport = "mcpfs/mcp"
@@ -92,7 +94,7 @@ import (
 )
 
 func main() {
-	out, err := <s>.<Func>(<s>.<Func>Args{Path: "a.txt", Head: mcp.Int(10)})
+	out, err := <s>.<Func>(<s>.<Func>Args{Path: "a.txt", Head: mcp.Ptr(10.0)})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -101,8 +103,9 @@ func main() {
 }
 ` + "```" + `
 
-Fields without omitempty are required; optional scalars are pointers (mcp.Int,
-mcp.String, mcp.Float, mcp.Bool). Without an output schema a tool returns
+Fields without omitempty are required; optional scalars are pointers: mcp.Ptr(v)
+for any type (mcp.Ptr(10) is a *int, mcp.Ptr(10.0) a *float64), or mcp.Int,
+mcp.String, mcp.Float, mcp.Bool. Without an output schema a tool returns
 mcp.Result (Text(), Decode(&v)). Use mcp.AsToolError(err), not errors.As.
 
 Skills: reusable code in skills/<name>/, SKILL.md (front matter: name,

@@ -98,6 +98,11 @@ func (g *typeGen) structDecl(name, hint string, s *value, depth int, top bool) (
 			fname := fields.Unique(naming.Exported(m.key))
 			ft := g.resolve(m.val, hint+fname, depth+1)
 			req := required[m.key]
+			if req && !g.output && m.val != nil && m.val.get("default") != nil {
+				// Required with a default: leaving it out lets the server
+				// apply its default, where the zero value would override it.
+				req = false
+			}
 			expr, omit := ft.expr, ""
 			if !req {
 				omit = ",omitempty"

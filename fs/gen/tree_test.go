@@ -44,6 +44,21 @@ func TestTreeVets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The README's example, for the filesystem server: it must compile
+	// against a real server's schema.
+	readme := string(files[0].Data)
+	start := strings.Index(readme, "```go\n")
+	end := strings.Index(readme[start+6:], "```")
+	if files[0].Path != "README.md" || start < 0 || end < 0 {
+		t.Fatalf("no Go example in the README")
+	}
+	example := strings.NewReplacer("<s>", "filesystem", "<Func>", "ReadTextFile").Replace(readme[start+6 : start+6+end])
+	if err := os.MkdirAll(filepath.Join(dir, "example"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "example", "main.go"), []byte(example), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(goBin, "vet", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local")
@@ -94,11 +109,11 @@ func TestToolNames(t *testing.T) {
 	}{
 		{"args clash", []string{"foo", "foo_args"}, map[string][]string{"foo.go": {"Foo"}, "foo_args.go": {"FooArgs2"}}},
 		{"casing clash", []string{"get-file", "get_file", "GetFile"}, map[string][]string{
-			"get_file.go": {"GetFile"}, "get_file_2.go": {"GetFile2"}, "get_file_3.go": {"GetFile3"}}},
-		{"result clash", []string{"list_result", "list"}, map[string][]string{"list_result.go": {"ListResult"}, "list.go": {"List2"}}},
+			"get_file.go": {"GetFile"}, "get_file_9109.go": {"GetFile_9109"}, "get_file_d4d7.go": {"GetFile_d4d7"}}},
+		{"result clash", []string{"list_result", "list"}, map[string][]string{"list_result.go": {"ListResult2"}, "list.go": {"List"}}},
 		{"special files", []string{"doc", "x_linux", "y_test", "_z"}, map[string][]string{
 			"doc_2.go": {"Doc"}, "x_linux_tool.go": {"XLinux"}, "y_test_tool.go": {"YTest"}, "z.go": {"Z"}}},
-		{"duplicates", []string{"a", "a"}, map[string][]string{"a.go": {"A"}, "a_2.go": {"A2"}}},
+		{"duplicates", []string{"a", "a"}, map[string][]string{"a.go": {"A"}, "a_ca97.go": {"A_ca97"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,6 +154,67 @@ func TestFailedServerDoc(t *testing.T) {
 	for _, want := range []string{"State: failed: connect http://127.0.0.1:9/mcp: connection refused retrying", "Transport: http", "None while the server is failed."} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("doc.go lacks %q:\n%s", want, doc)
+		}
+	}
+}
+
+// TestToolNamesStable: the name of a tool does not depend on the order of
+// tools/list, nor on a colliding tool being added or removed (unless the
+// added tool has the first claim on the plain name, see naming.Precedes).
+func TestToolNamesStable(t *testing.T) {
+	gen := func(names ...string) map[string]string {
+		s := discovery.ServerSnapshot{Name: "srv", State: discovery.StateReady}
+		for _, n := range names {
+			s.Tools = append(s.Tools, discovery.Tool{Name: n, Raw: fuzzTool(n, "d", `{"type":"object"}`, ``)})
+		}
+		out := map[string]string{} // tool → function
+		for file, fns := range decls(t, Server(s)) {
+			if file == "doc.go" {
+				continue
+			}
+			for _, f := range Server(s) {
+				if strings.HasSuffix(f.Path, "/"+file) {
+					for _, n := range names {
+						if bytes.Contains(f.Data, []byte(`, "`+n+`", args`)) {
+							out[n] = fns[0]
+						}
+					}
+				}
+			}
+		}
+		return out
+	}
+	a := gen("echo", "Echo", "ECHO", "other")
+	b := gen("other", "ECHO", "Echo", "echo")
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("reordered tools/list: got %v, want %v", b, a)
+	}
+	c := gen("Echo", "echo", "other")
+	for _, n := range []string{"Echo", "echo", "other"} {
+		if c[n] != a[n] {
+			t.Errorf("without ECHO, %s is %s, want %s", n, c[n], a[n])
+		}
+	}
+	if a["echo"] != "Echo" {
+		t.Errorf("echo is %s, want Echo (snake_case has the first claim)", a["echo"])
+	}
+}
+
+// TestRequiredWithDefault: a required argument with a schema default is
+// optional in Go (a pointer with omitempty), so that leaving it out lets
+// the server apply its default instead of sending the zero value.
+func TestRequiredWithDefault(t *testing.T) {
+	s := discovery.ServerSnapshot{Name: "srv", State: discovery.StateReady, Tools: []discovery.Tool{{Name: "t",
+		Raw: fuzzTool("t", "d", `{"type":"object","properties":{"n":{"type":"integer","default":5},"m":{"type":"string"}},"required":["n","m"]}`, ``)}}}
+	var src string
+	for _, f := range Server(s) {
+		if strings.HasSuffix(f.Path, "/t.go") {
+			src = string(f.Data)
+		}
+	}
+	for _, want := range []string{"N *int   `json:\"n,omitempty\"`", "M string `json:\"m\"`"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("no %s in:\n%s", want, src)
 		}
 	}
 }

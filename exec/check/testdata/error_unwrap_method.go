@@ -17,5 +17,5 @@ func main() {
 	fmt.Println(errors.Is(err, ErrNotFound))
 }
 
-// Error:
-// snippet.go:17:14: errors.Is cannot see the methods QueryError.Unwrap
+// Output:
+// true

@@ -11,5 +11,5 @@ func main() {
 	fmt.Println(err)
 }
 
-// Error:
-// snippet.go:10:32: fmt.Errorf cannot wrap *QueryError with %w in snippets
+// Output:
+// find: query x

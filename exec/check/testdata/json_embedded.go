@@ -19,5 +19,5 @@ func main() {
 	fmt.Println(string(b), err)
 }
 
-// Error:
-// snippet.go:18:25: Marshal would differ in snippets: the interpreter does not flatten the embedded field Base of Item into the object
+// Output:
+// [{"id":"a","name":"n"}] <nil>

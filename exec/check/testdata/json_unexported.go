@@ -15,5 +15,7 @@ func main() {
 	fmt.Println(string(b))
 }
 
-// Error:
-// snippet.go:14:29: MarshalIndent would differ in snippets: the interpreter encodes the unexported field price of Item (Go skips it)
+// Output:
+// {
+//  "name": "n"
+// }

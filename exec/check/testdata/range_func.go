@@ -18,6 +18,7 @@ func main() {
 	}
 }
 
-// Error:
-// snippet.go:16:17: range over function iterators is not supported in snippets
-// 	hint: the interpreter cannot range over functions (iterators)
+// Output:
+// 0
+// 1
+// 2

@@ -1,0 +1,157 @@
+package check
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// errorMethods reports whether t (a type of interpreted code) has Error()
+// string and Unwrap() error in its method set.
+func errorMethods(t types.Type) (isErr, unwrap bool) {
+	base := t
+	if p, ok := t.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	n, ok := interpNamed(base)
+	if !ok {
+		return false, false
+	}
+	ms := types.NewMethodSet(t)
+	if sel := ms.Lookup(n.Obj().Pkg(), "Error"); sel != nil {
+		isErr = fmtMethodSig("Error", sel.Obj().Type().(*types.Signature))
+	}
+	if sel := ms.Lookup(n.Obj().Pkg(), "Unwrap"); sel != nil {
+		sig := sel.Obj().Type().(*types.Signature)
+		unwrap = sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
+	}
+	return isErr, unwrap
+}
+
+// errCandidates are the snippet's types (T, *T) that are errors.
+func (r *rewriter) errCandidates() []types.Type {
+	var out []types.Type
+	scope := r.pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		nt, ok := tn.Type().(*types.Named)
+		if !ok || nt.TypeParams().Len() > 0 {
+			continue
+		}
+		if _, isIface := nt.Underlying().(*types.Interface); isIface {
+			continue
+		}
+		if shapeTwin(r.pkg, nt) != nil {
+			continue // indistinguishable from its twin in an interface
+		}
+		for _, t := range []types.Type{types.NewPointer(nt), nt} {
+			if isErr, _ := errorMethods(t); isErr {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// errConv returns the helper that turns a value of type t (an error type
+// of the snippet's, or the error interface) into an error whose Error and
+// Unwrap methods the standard library sees (a shim.Err), or "" when no
+// conversion is needed.
+func (r *rewriter) errConv(t types.Type) string {
+	t = types.Unalias(t)
+	if it, ok := t.Underlying().(*types.Interface); ok {
+		if !types.Identical(t, types.Universe.Lookup("error").Type()) && it.NumMethods() > 0 {
+			return ""
+		}
+		cands := r.errCandidates()
+		if len(cands) == 0 {
+			return ""
+		}
+		return r.helper("errdyn", "errdyn", func(f string) string {
+			var b strings.Builder
+			fmt.Fprintf(&b, "func %s(x error) error {\n", f)
+			for _, c := range cands {
+				h := r.errConv(c)
+				cn := r.typeNameQuiet(c)
+				if h == "" || cn == "" {
+					continue
+				}
+				fmt.Fprintf(&b, "if v, ok := x.(%s); ok {\nreturn %s(v)\n}\n", cn, h)
+			}
+			b.WriteString("return x\n}\n")
+			return b.String()
+		})
+	}
+	isErr, unwrap := errorMethods(t)
+	tn := r.typeNameQuiet(t)
+	if !isErr || tn == "" {
+		return ""
+	}
+	sh := r.qualify(types.NewPackage(shimPath, "shim"))
+	key := "err " + tn
+	if h, ok := r.helpers[key]; ok {
+		return h
+	}
+	name := r.fresh("err")
+	r.helpers[key] = name
+	next := "nil"
+	if unwrap {
+		next = "func() error { return " + r.errConv(types.Universe.Lookup("error").Type()) + "(x.Unwrap()) }"
+	}
+	nilCheck := ""
+	if _, isPtr := t.(*types.Pointer); isPtr {
+		nilCheck = "if x == nil {\nreturn nil\n}\n"
+	}
+	r.defs = append(r.defs, fmt.Sprintf("func %s(x %s) error {\n%sreturn %s.WrapErr(x, x.Error, %s)\n}\n", name, tn, nilCheck, sh, next))
+	return name
+}
+
+// wrapErrArg converts the error argument e for the standard library, and
+// reports whether it did.
+func (r *rewriter) wrapErrArg(e ast.Expr) bool {
+	t := r.info.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	h := r.errConv(t)
+	if h == "" {
+		return false
+	}
+	r.insert(e.Pos(), h+"(")
+	r.insert(e.End(), ")")
+	return true
+}
+
+// errorsCall converts the errors given to errors.Is, errors.As (with a
+// target of the standard library's) and errors.Unwrap, so that they follow
+// the Unwrap methods of the snippet's error types.
+func (r *rewriter) errorsCall(call *ast.CallExpr) bool {
+	fn, ok := r.info.Uses[calleeIdent(call.Fun)].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "errors" {
+		return false
+	}
+	switch fn.Name() {
+	case "Is":
+		if len(call.Args) == 2 {
+			r.wrapErrArg(call.Args[0])
+			r.wrapErrArg(call.Args[1])
+		}
+		return true
+	case "Unwrap":
+		if len(call.Args) == 1 && r.wrapErrArg(call.Args[0]) {
+			un := r.helper("errunwrap", "unwrap", func(f string) string {
+				sh := r.qualify(types.NewPackage(shimPath, "shim"))
+				return "func " + f + "(e error) error {\nif w, ok := e.(*" + sh + ".Err); ok {\nif v, ok := w.V.(error); ok {\nreturn v\n}\n}\nreturn e\n}\n"
+			})
+			r.insert(call.Pos(), un+"(")
+			r.insert(call.End(), ")")
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,61 @@
+package shim
+
+import (
+	"reflect"
+	"sync"
+)
+
+// Err stands for an error value of the snippet's types where the standard
+// library (fmt.Errorf's %w, errors.Is, errors.Unwrap) must see its Error
+// and Unwrap methods, which the interpreter hides from it. V is the
+// original value, for the rewritten errors.As and errors.Unwrap.
+type Err struct {
+	V    any
+	msg  func() string
+	next func() error
+}
+
+// Error implements error with the value's Error method.
+func (e *Err) Error() string { return e.msg() }
+
+// Unwrap returns what the value's Unwrap method returns (nil without one).
+func (e *Err) Unwrap() error {
+	if e.next == nil {
+		return nil
+	}
+	return e.next()
+}
+
+var (
+	errsMu sync.Mutex
+	errs   = map[any]*Err{}
+	errOrd []any
+)
+
+// maxErrs bounds the wrappers kept so that one value always gets the same
+// wrapper (errors.Is compares them).
+const maxErrs = 1024
+
+// WrapErr returns the Err for the value v with its Error method msg and
+// its Unwrap method next (nil without one). The same comparable v gets the
+// same *Err.
+func WrapErr(v any, msg func() string, next func() error) error {
+	comparable := v != nil && reflect.TypeOf(v).Comparable()
+	if comparable {
+		errsMu.Lock()
+		defer errsMu.Unlock()
+		if e, ok := errs[v]; ok {
+			return e
+		}
+	}
+	e := &Err{V: v, msg: msg, next: next}
+	if comparable {
+		errs[v] = e
+		errOrd = append(errOrd, v)
+		if len(errOrd) > maxErrs {
+			delete(errs, errOrd[0])
+			errOrd = errOrd[1:]
+		}
+	}
+	return e
+}

@@ -1,0 +1,36 @@
+package shim
+
+import (
+	"reflect"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// Symbols is this package as the interpreter imports it (ImportPath).
+var Symbols = interp.Exports{ImportPath + "/shim": {
+	"At":         reflect.ValueOf(At),
+	"Array":      reflect.ValueOf(Array),
+	"Basic":      reflect.ValueOf(Basic),
+	"Decode":     reflect.ValueOf(Decode),
+	"Unmarshal":  reflect.ValueOf(Unmarshal),
+	"WrapErr":    reflect.ValueOf(WrapErr),
+	"Errorf":     reflect.ValueOf(Errorf),
+	"GoPanic":    reflect.ValueOf(GoPanic),
+	"Index":      reflect.ValueOf(Index),
+	"Interface":  reflect.ValueOf(Interface),
+	"Map":        reflect.ValueOf(Map),
+	"Pointer":    reflect.ValueOf(Pointer),
+	"Recovered":  reflect.ValueOf(Recovered),
+	"Slice":      reflect.ValueOf(Slice),
+	"SliceCheck": reflect.ValueOf(SliceCheck),
+	"Sprintf":    reflect.ValueOf(Sprintf),
+	"Struct":     reflect.ValueOf(Struct),
+
+	"Err":          reflect.ValueOf((*Err)(nil)),
+	"JSON":         reflect.ValueOf((*JSON)(nil)),
+	"Located":      reflect.ValueOf((*Located)(nil)),
+	"Kind":         reflect.ValueOf((*Kind)(nil)),
+	"RuntimeError": reflect.ValueOf((*RuntimeError)(nil)),
+	"Text":         reflect.ValueOf((*Text)(nil)),
+	"Value":        reflect.ValueOf((*Value)(nil)),
+}}
