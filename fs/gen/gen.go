@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/catalog"
 	"github.com/mcpfs/mcpfs/discovery/naming"
 )
 
@@ -33,7 +33,7 @@ type tool struct {
 
 // Server returns the files of servers/<s.Name>/: doc.go, and one file per
 // tool, sorted by Path. It is a pure function of s.
-func Server(s discovery.ServerSnapshot) []File {
+func Server(s catalog.ServerSnapshot) []File {
 	pkg := naming.Package(s.Name)
 	key := s.Key
 	if key == "" {
@@ -260,7 +260,7 @@ func stubSource(pkg string, t tool) string {
 }
 
 // docSource is the Go source of servers/<pkg>/doc.go.
-func docSource(s discovery.ServerSnapshot, pkg, key string, tools []tool) string {
+func docSource(s catalog.ServerSnapshot, pkg, key string, tools []tool) string {
 	var d strings.Builder
 	d.WriteString("Package " + pkg + " is the MCP server " + strconv.Quote(clip(key, 200)) +
 		": one function per tool, each in its own file with its description, arguments and result.\n\n")
@@ -285,7 +285,7 @@ func docSource(s discovery.ServerSnapshot, pkg, key string, tools []tool) string
 	d.WriteString("\n# Tools\n\n")
 	if len(tools) == 0 {
 		d.WriteString("None")
-		if s.State != discovery.StateReady {
+		if s.State != catalog.StateReady {
 			d.WriteString(" while the server is " + oneLine(string(s.State), 40))
 		}
 		d.WriteString(".\n")
@@ -308,7 +308,7 @@ func docSource(s discovery.ServerSnapshot, pkg, key string, tools []tool) string
 	return b.String()
 }
 
-func serverInfo(s discovery.ServerSnapshot) string {
+func serverInfo(s catalog.ServerSnapshot) string {
 	var parts []string
 	if s.ServerName != "" {
 		parts = append(parts, oneLine(s.ServerName, 100))
@@ -326,19 +326,19 @@ func serverInfo(s discovery.ServerSnapshot) string {
 	return info
 }
 
-func stateLine(s discovery.ServerSnapshot) string {
+func stateLine(s catalog.ServerSnapshot) string {
 	st := oneLine(string(s.State), 40)
 	if st == "" {
 		st = "unknown"
 	}
 	switch s.State {
-	case discovery.StateDisabled:
+	case catalog.StateDisabled:
 		st += ` ("disabled": true in the config)`
-	case discovery.StateFailed, discovery.StateConnecting:
+	case catalog.StateFailed, catalog.StateConnecting:
 		if s.Err != "" {
 			st += ": " + oneLine(s.Err, 300)
 		}
-		if s.State == discovery.StateFailed && !s.NextRetry.IsZero() {
+		if s.State == catalog.StateFailed && !s.NextRetry.IsZero() {
 			st += " (mcpfs starts it again by itself, and at once on the next call)"
 		}
 	}
@@ -346,12 +346,12 @@ func stateLine(s discovery.ServerSnapshot) string {
 }
 
 // staleLine says where a listing that is not live comes from.
-func staleLine(s discovery.ServerSnapshot) string {
+func staleLine(s catalog.ServerSnapshot) string {
 	when := "at an unknown time"
 	if !s.ListedAt.IsZero() {
 		when = "as listed at " + s.ListedAt.UTC().Format("2006-01-02 15:04:05 UTC")
 	}
-	if s.State == discovery.StateConnecting {
+	if s.State == catalog.StateConnecting {
 		return "from the cache " + when + ", while the server connects; the tools may have changed since"
 	}
 	return when + ", before the server " + oneLine(string(s.State), 40) + "; the tools may have changed since"

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpfs/mcpfs/discovery"
+	"github.com/mcpfs/mcpfs/discovery/catalog"
 	"github.com/mcpfs/mcpfs/discovery/naming"
 )
 
@@ -38,7 +38,7 @@ type SkillEntry struct {
 // runtime package (mcp/*.go), sorted by Path. It is a pure function of c
 // and skills; a nil c gives a README with no servers. skills are listed in
 // the README in the order given.
-func Root(c *discovery.Catalog, skills ...SkillEntry) []File {
+func Root(c *catalog.Catalog, skills ...SkillEntry) []File {
 	files := []File{
 		{Path: "README.md", Data: []byte(readme(c, skills))},
 		{Path: "go.mod", Data: []byte(GoMod)},
@@ -70,7 +70,7 @@ func runtimeFiles() []File {
 }
 
 // readme is the tree's README.md, written for an agent.
-func readme(c *discovery.Catalog, skills []SkillEntry) string {
+func readme(c *catalog.Catalog, skills []SkillEntry) string {
 	var b strings.Builder
 	b.WriteString(`# mcpfs
 
