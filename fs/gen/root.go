@@ -2,6 +2,7 @@ package gen
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -69,19 +70,23 @@ func runtimeFiles() []File {
 	return out
 }
 
+// readmeServers is how many servers the README lists one line each; with
+// more, it says how many there are, so that its size does not grow with
+// the config.
+const readmeServers = 12
+
 // readme is the tree's README.md, written for an agent.
 func readme(c *catalog.Catalog, skills []SkillEntry) string {
 	var b strings.Builder
 	b.WriteString(`# mcpfs
 
 Servers are Go packages, tools typed functions. Write one Go program that
-calls them and prints only what you need: large results stay in the program.
+calls them and prints only what you need.
 
-    ls servers/
-    cat servers/<s>/doc.go      # one line per tool
-    cat servers/<s>/<tool>.go   # a tool's Go API
-    grep -ril <word> servers/
-    mcpfs run main.go           # or in a mount: write run/x.go, cat run/x.out
+    ls servers/; cat servers/<s>/doc.go  # one line per tool
+    cat servers/<s>/<tool>.go            # a tool's Go API
+    grep -ril <word> servers/            # or: mcpfs search <need>, cat search/<need>
+    mcpfs run main.go                    # or: write run/x.go, cat run/x.out
 
 ` + "```go" + `
 package main
@@ -103,14 +108,13 @@ func main() {
 }
 ` + "```" + `
 
-Fields without omitempty are required; optional scalars are pointers: mcp.Ptr(v)
-for any type (mcp.Ptr(10) is a *int, mcp.Ptr(10.0) a *float64), or mcp.Int,
-mcp.String, mcp.Float, mcp.Bool. Without an output schema a tool returns
-mcp.Result (Text(), Decode(&v)). Use mcp.AsToolError(err), not errors.As.
+Fields without omitempty are required; optional scalars are pointers,
+mcp.Ptr(v) (mcp.Ptr(10) is a *int, mcp.Ptr(10.0) a *float64). Without an
+output schema a tool returns mcp.Result (Text(), Decode(&v)). Use
+mcp.AsToolError(err), not errors.As.
 
-Skills: reusable code in skills/<name>/, SKILL.md (front matter: name,
-description) and Go files of package <name>, imported as mcpfs/skills/<name>.
-A refused save keeps the old version; ERRORS.txt there says why.
+Skills: skills/<name>/ has SKILL.md (front matter: name, description) and Go
+files of package <name>; import mcpfs/skills/<name>.
 
 ## Skills
 
@@ -128,6 +132,16 @@ A refused save keeps the old version; ERRORS.txt there says why.
 	b.WriteString("\n## Servers\n\n")
 	if c == nil || len(c.Servers) == 0 {
 		b.WriteString("No servers are configured.\n")
+		return b.String()
+	}
+	if len(c.Servers) > readmeServers {
+		ready := 0
+		for _, s := range c.Servers {
+			if s.State == catalog.StateReady {
+				ready++
+			}
+		}
+		fmt.Fprintf(&b, "%d servers (%d ready): ls servers/ lists them with their state; search finds tools across them.\n", len(c.Servers), ready)
 		return b.String()
 	}
 	for _, s := range c.Servers {
