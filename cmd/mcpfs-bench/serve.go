@@ -88,6 +88,9 @@ func (e *env) startServe(ctx context.Context) (*serveSession, error) {
 		"MCPFS_CONFIG="+cfg,
 		"XDG_CACHE_HOME="+filepath.Join(e.dir, "serve-cache"),
 		"XDG_DATA_HOME="+filepath.Join(e.dir, "serve-data"),
+		// One process, stopped with the session: no resident engine is
+		// left behind (the resident engine has figures of its own).
+		"MCPFS_NO_ENGINE=1",
 	)
 	cmd.Stderr = s.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
