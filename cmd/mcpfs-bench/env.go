@@ -113,6 +113,8 @@ func newEnv(ctx context.Context, opts options, count *counter) (_ *env, err erro
 	// The built-in docstore is served in process; a config file cannot
 	// name it, so it joins the loaded config here.
 	cfg.Servers = append(cfg.Servers, discovery.DefaultConfig().Servers...)
+	// The engine would follow the file, which lacks docstore: it must not.
+	cfg.Path = ""
 	sort.Slice(cfg.Servers, func(i, j int) bool { return cfg.Servers[i].Name < cfg.Servers[j].Name })
 	e.cfg = cfg
 
