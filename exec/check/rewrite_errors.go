@@ -29,9 +29,11 @@ func errorMethods(t types.Type) (isErr, unwrap bool) {
 	return isErr, unwrap
 }
 
-// errCandidates are the snippet's types (T, *T) that are errors.
-func (r *rewriter) errCandidates() []types.Type {
-	var out []types.Type
+// concreteTypes are the snippet's named types that a value in an
+// interface can be told apart as: not aliases, generics or interfaces,
+// and with no twin of the same shape (see shapeTwin).
+func (r *rewriter) concreteTypes() []*types.Named {
+	var out []*types.Named
 	scope := r.pkg.Scope()
 	for _, n := range scope.Names() {
 		tn, ok := scope.Lookup(n).(*types.TypeName)
@@ -48,6 +50,15 @@ func (r *rewriter) errCandidates() []types.Type {
 		if shapeTwin(r.pkg, nt) != nil {
 			continue // indistinguishable from its twin in an interface
 		}
+		out = append(out, nt)
+	}
+	return out
+}
+
+// errCandidates are the snippet's types (T, *T) that are errors.
+func (r *rewriter) errCandidates() []types.Type {
+	var out []types.Type
+	for _, nt := range r.concreteTypes() {
 		for _, t := range []types.Type{types.NewPointer(nt), nt} {
 			if isErr, _ := errorMethods(t); isErr {
 				out = append(out, t)

@@ -104,22 +104,7 @@ func (r *rewriter) jsonCandidates() []types.Type {
 	}
 	out := []types.Type{}
 	r.jsonCands = &out
-	scope := r.pkg.Scope()
-	for _, n := range scope.Names() {
-		tn, ok := scope.Lookup(n).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		nt, ok := tn.Type().(*types.Named)
-		if !ok || nt.TypeParams().Len() > 0 {
-			continue
-		}
-		if _, isIface := nt.Underlying().(*types.Interface); isIface {
-			continue
-		}
-		if shapeTwin(r.pkg, nt) != nil {
-			continue // indistinguishable from its twin in an interface
-		}
+	for _, nt := range r.concreteTypes() {
 		for _, t := range []types.Type{nt, types.NewPointer(nt)} {
 			if r.jsonNeeds(t, map[types.Type]bool{}) {
 				out = append(out, t)
