@@ -50,6 +50,7 @@ type Engine struct {
 	outputDir      string
 	log            *slog.Logger
 	flags          Flags // what the command line set over the config
+	getenv         func(string) (string, bool)
 	warmRunner     bool
 	oneShot        bool
 
@@ -136,6 +137,11 @@ type Options struct {
 	CacheWhy string
 	// Shared: the cache is given, or there is none (CacheWhy).
 	Shared bool
+	// Getenv expands ${VAR} in the config file when an edit makes the
+	// engine read it again: the environment it was loaded with (a
+	// resident engine serves commands from other environments). Nil means
+	// os.LookupEnv.
+	Getenv func(string) (string, bool)
 }
 
 // sharedCache is a cache the supervisor uses but does not close: it has
@@ -174,6 +180,7 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		outputDir:      dirs.OutputDir(),
 		log:            log,
 		flags:          flags,
+		getenv:         opts.Getenv,
 		warmRunner:     opts.WarmRunner,
 		oneShot:        opts.OneShot,
 		watchers:       map[chan *mcpfs.Tree]struct{}{},
@@ -315,7 +322,7 @@ func (e *Engine) watchConfig(ctx context.Context) {
 	e.stopConfigWatch = func() { cancel(); <-done }
 	go func() {
 		defer close(done)
-		discovery.WatchConfig(wctx, e.cfg, 0, nil,
+		discovery.WatchConfig(wctx, e.cfg, 0, e.getenv,
 			func(cfg *discovery.Config) {
 				cfg = DropSelf(cfg, e.log)
 				if cur := e.Config(); reflect.DeepEqual(cfg.Servers, cur.Servers) && cfg.Settings.Equal(cur.Settings) {
