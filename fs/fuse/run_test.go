@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpfs/mcpfs/fs/internal/jobs"
 )
 
 // fakeRunner runs programs of a tiny line language instead of Go, so that
@@ -247,7 +249,7 @@ func TestRunReadWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "cat waits in a read", func() error {
-		if n := m.run.waiting.Load(); n != 1 {
+		if n := m.run.Waiting(); n != 1 {
 			return fmt.Errorf("%d reads waiting", n)
 		}
 		return nil
@@ -302,7 +304,7 @@ func TestRunReadInterrupted(t *testing.T) {
 	}()
 	tid := <-tids
 	eventually(t, "the read waits", func() error {
-		if n := m.run.waiting.Load(); n != 1 {
+		if n := m.run.Waiting(); n != 1 {
 			return fmt.Errorf("%d reads waiting", n)
 		}
 		return nil
@@ -326,7 +328,7 @@ func TestRunReadInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "cat waits", func() error {
-		if n := m.run.waiting.Load(); n != 1 {
+		if n := m.run.Waiting(); n != 1 {
 			return fmt.Errorf("%d reads waiting", n)
 		}
 		return nil
@@ -336,7 +338,7 @@ func TestRunReadInterrupted(t *testing.T) {
 		t.Error("cat interrupted while waiting exited 0")
 	}
 	eventually(t, "no read waits", func() error {
-		if n := m.run.waiting.Load(); n != 0 {
+		if n := m.run.Waiting(); n != 0 {
 			return fmt.Errorf("%d reads waiting", n)
 		}
 		return nil
@@ -369,8 +371,8 @@ func TestRunRewriteAndRemove(t *testing.T) {
 	if got := catFile(t, m, "run/a.out"); got != "two\nexit status 0\n" {
 		t.Errorf("run/a.out after the rewrite = %q", got)
 	}
-	if cause := f.cause("a.go"); !errors.Is(cause, errRewritten) {
-		t.Errorf("the first run was cancelled with %v, want %v", cause, errRewritten)
+	if cause := f.cause("a.go"); !errors.Is(cause, jobs.ErrRewritten) {
+		t.Errorf("the first run was cancelled with %v, want %v", cause, jobs.ErrRewritten)
 	}
 	var oldOut bytes.Buffer
 	if _, err := oldOut.ReadFrom(old); err != nil {
@@ -394,7 +396,7 @@ func TestRunRewriteAndRemove(t *testing.T) {
 		t.Fatalf("rm run/b.go: %v", err)
 	}
 	eventually(t, "b is cancelled", func() error {
-		if cause := f.cause("b.go"); !errors.Is(cause, errRemoved) {
+		if cause := f.cause("b.go"); !errors.Is(cause, jobs.ErrRemoved) {
 			return fmt.Errorf("cause %v", cause)
 		}
 		return nil
@@ -433,7 +435,7 @@ func TestRunRefusals(t *testing.T) {
 		{".hidden.go", syscall.EINVAL, "must not start with a dot"},
 		{".go", syscall.EINVAL, "empty"},
 		{"ünï.go", syscall.EINVAL, `not 'ü'`},
-		{strings.Repeat("x", maxJobName+1) + ".go", syscall.EINVAL, "65 characters"},
+		{strings.Repeat("x", jobs.MaxName+1) + ".go", syscall.EINVAL, "65 characters"},
 		{"notes.txt", syscall.EPERM, "only run/<job>.go files can be created"},
 		{"x.out", syscall.EPERM, "only run/<job>.go files can be created"},
 	}
@@ -488,12 +490,12 @@ func TestRunRefusals(t *testing.T) {
 	}
 }
 
-// TestRunConcurrent starts more jobs than may run at once: maxRunning
+// TestRunConcurrent starts more jobs than may run at once: jobs.MaxRunning
 // run, the others are queued, and all end with their own output.
 func TestRunConcurrent(t *testing.T) {
 	f := newFakeRunner()
 	m := runMount(t, f.run)
-	n := maxRunning + 2
+	n := jobs.MaxRunning + 2
 	for i := range n {
 		if err := shellWrite(t, m, fmt.Sprintf("run/job%d.go", i), fmt.Sprintf("wait all\nprint job %d\n", i)); err != nil {
 			t.Fatal(err)
@@ -510,7 +512,7 @@ func TestRunConcurrent(t *testing.T) {
 				queued++
 			}
 		}
-		if running != maxRunning || queued != n-maxRunning {
+		if running != jobs.MaxRunning || queued != n-jobs.MaxRunning {
 			return fmt.Errorf("%d running, %d queued", running, queued)
 		}
 		return nil
@@ -523,8 +525,8 @@ func TestRunConcurrent(t *testing.T) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.maxSeen > maxRunning {
-		t.Errorf("%d jobs ran at once, want at most %d", f.maxSeen, maxRunning)
+	if f.maxSeen > jobs.MaxRunning {
+		t.Errorf("%d jobs ran at once, want at most %d", f.maxSeen, jobs.MaxRunning)
 	}
 }
 
@@ -536,7 +538,7 @@ func TestRunKeepsNewest(t *testing.T) {
 	m := runMount(t, f.run)
 	dir := filepath.Join(m.Dir(), "run")
 	extra := 3
-	for i := range maxJobs + extra {
+	for i := range jobs.MaxJobs + extra {
 		name := fmt.Sprintf("j%03d", i)
 		if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte("print "+name+"\n"), 0o644); err != nil {
 			t.Fatalf("write run/%s.go: %v", name, err)
@@ -544,20 +546,20 @@ func TestRunKeepsNewest(t *testing.T) {
 		readRun(t, m, name+".out") // waits for the end
 	}
 	names := runNames(t, m)
-	if got := len(names); got != 1+3*maxJobs {
-		t.Errorf("run/ lists %d files, want %d", got, 1+3*maxJobs)
+	if got := len(names); got != 1+3*jobs.MaxJobs {
+		t.Errorf("run/ lists %d files, want %d", got, 1+3*jobs.MaxJobs)
 	}
 	for i := range extra {
 		if slices.Contains(names, fmt.Sprintf("j%03d.go", i)) {
 			t.Errorf("run/j%03d.go, among the oldest, was kept", i)
 		}
 	}
-	if !slices.Contains(names, fmt.Sprintf("j%03d.out", maxJobs+extra-1)) {
+	if !slices.Contains(names, fmt.Sprintf("j%03d.out", jobs.MaxJobs+extra-1)) {
 		t.Error("the newest job was not kept")
 	}
 
 	// Full of unfinished jobs: the next one is refused.
-	for i := range maxJobs {
+	for i := range jobs.MaxJobs {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("w%03d.go", i)), []byte("wait full\n"), 0o644); err != nil {
 			t.Fatalf("write run/w%03d.go: %v", i, err)
 		}
@@ -588,50 +590,8 @@ func TestRunUnmountCancels(t *testing.T) {
 	if err := m.Unmount(); err != nil {
 		t.Fatalf("Unmount: %v", err)
 	}
-	if cause := f.cause("forever.go"); !errors.Is(cause, errUnmounted) {
-		t.Errorf("the job was cancelled with %v, want %v", cause, errUnmounted)
-	}
-}
-
-// TestRunReadmeLimits keeps run/README.md in step with the limits.
-func TestRunReadmeLimits(t *testing.T) {
-	for _, want := range []string{
-		fmt.Sprintf("Up to %d jobs run at once", maxRunning),
-		fmt.Sprintf("at most %d\n  characters", maxJobName),
-		fmt.Sprintf("the %d newest (%d MiB in all)", maxJobs, maxJobBytes>>20),
-		fmt.Sprintf("a .out holds at most %d MiB", maxJobOutput>>20),
-	} {
-		if !strings.Contains(runReadme, want) {
-			t.Errorf("run/README.md does not say %q", want)
-		}
-	}
-}
-
-// TestCapOutput cuts a long output and keeps the exit status.
-func TestCapOutput(t *testing.T) {
-	tests := []struct {
-		name    string
-		out     []byte
-		wantLen int
-		cut     bool
-	}{
-		{"empty", nil, len("exit status 0\n"), false},
-		{"no newline", []byte("x"), len("x\nexit status 0\n"), false},
-		{"long", bytes.Repeat([]byte("y"), maxJobOutput+10), -1, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := capOutput(tt.out, "exit status 0\n")
-			if !bytes.HasSuffix(got, []byte("exit status 0\n")) {
-				t.Errorf("no trailer: %q", got[max(0, len(got)-40):])
-			}
-			if tt.wantLen >= 0 && len(got) != tt.wantLen {
-				t.Errorf("len = %d, want %d", len(got), tt.wantLen)
-			}
-			if tt.cut && (len(got) > maxJobOutput || !bytes.Contains(got, []byte("[mcpfs: output cut: "))) {
-				t.Errorf("cut output: len %d, note missing or too long", len(got))
-			}
-		})
+	if cause := f.cause("forever.go"); !errors.Is(cause, jobs.ErrClosed) {
+		t.Errorf("the job was cancelled with %v, want %v", cause, jobs.ErrClosed)
 	}
 }
 
