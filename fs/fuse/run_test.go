@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -24,6 +25,7 @@ import (
 // tests decide when a job ends:
 //
 //	print TEXT   adds TEXT and a newline to the output
+//	stream TEXT  writes TEXT and a newline to Job.Output, and to the output
 //	calls N      reports N tool calls
 //	wait GATE    waits until the test opens GATE, or the job is cancelled
 //	fail MSG     fails the job with MSG
@@ -74,6 +76,9 @@ func (f *fakeRunner) run(ctx context.Context, job Job) JobResult {
 		cmd, arg, _ := strings.Cut(line, " ")
 		switch cmd {
 		case "print":
+			out.WriteString(arg + "\n")
+		case "stream":
+			job.Output.Write([]byte(arg + "\n"))
 			out.WriteString(arg + "\n")
 		case "calls":
 			n, _ := strconv.Atoi(arg)
@@ -269,6 +274,72 @@ func TestRunReadWaits(t *testing.T) {
 	}
 	if got, want := out.String(), "finally\nexit status 0\n"; got != want {
 		t.Errorf("cat run/slow.out = %q, want %q", got, want)
+	}
+}
+
+// TestRunStreams reads run/<job>.out while the job prints: cat shows the
+// first line before the job ends, and ends with the job.
+func TestRunStreams(t *testing.T) {
+	f := newFakeRunner()
+	m := runMount(t, f.run)
+	if err := shellWrite(t, m, "run/live.go", "stream first\nwait live\nstream second\nprint last\n"); err != nil {
+		t.Fatal(err)
+	}
+	cat := osexec.Command("cat", filepath.Join(m.Dir(), "run", "live.out"))
+	stdout, err := cat.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stdout)
+	lines := make(chan string)
+	go func() {
+		for {
+			l, err := r.ReadString('\n')
+			if l != "" {
+				lines <- l
+			}
+			if err != nil {
+				close(lines)
+				return
+			}
+		}
+	}()
+	select {
+	case l := <-lines:
+		if l != "first\n" {
+			t.Errorf("first line of run/live.out = %q, want %q", l, "first\n")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("cat run/live.out showed nothing within 10s of the job printing")
+	}
+	if s := readRun(t, m, "live.status"); !strings.HasPrefix(s, "running ") {
+		t.Errorf("status after the first line: %q, want running", s)
+	}
+	if info, err := os.Stat(filepath.Join(m.Dir(), "run", "live.out")); err != nil || info.Size() != int64(len("first\n")) {
+		t.Errorf("stat run/live.out while running: %v, %v; want the size of what was printed", info, err)
+	}
+	eventually(t, "cat waits for more", func() error {
+		if n := m.run.Waiting(); n != 1 {
+			return fmt.Errorf("%d reads waiting", n)
+		}
+		return nil
+	})
+	f.open("live")
+	var rest strings.Builder
+	for l := range lines {
+		rest.WriteString(l)
+	}
+	if err := cat.Wait(); err != nil {
+		t.Fatalf("cat run/live.out: %v", err)
+	}
+	if got, want := rest.String(), "second\nlast\nexit status 0\n"; got != want {
+		t.Errorf("the rest of run/live.out = %q, want %q", got, want)
+	}
+	if got, want := readRun(t, m, "live.out"), "first\nsecond\nlast\nexit status 0\n"; got != want {
+		t.Errorf("run/live.out after the end = %q, want %q", got, want)
 	}
 }
 
