@@ -33,8 +33,6 @@ import (
 type fakeRunner struct {
 	mu        sync.Mutex
 	gates     map[string]chan struct{}
-	running   int
-	maxSeen   int
 	cancelled map[string]error // job name → cause
 }
 
@@ -62,15 +60,6 @@ func (f *fakeRunner) cause(job string) error {
 }
 
 func (f *fakeRunner) run(ctx context.Context, job Job) JobResult {
-	f.mu.Lock()
-	f.running++
-	f.maxSeen = max(f.maxSeen, f.running)
-	f.mu.Unlock()
-	defer func() {
-		f.mu.Lock()
-		f.running--
-		f.mu.Unlock()
-	}()
 	var out bytes.Buffer
 	for _, line := range strings.Split(string(job.Source), "\n") {
 		cmd, arg, _ := strings.Cut(line, " ")
@@ -559,89 +548,6 @@ func TestRunRefusals(t *testing.T) {
 	if got := readRun(t, m, "ok.out"); got != "ok\nexit status 0\n" {
 		t.Errorf("run/ok.out after the refusals = %q", got)
 	}
-}
-
-// TestRunConcurrent starts more jobs than may run at once: jobs.MaxRunning
-// run, the others are queued, and all end with their own output.
-func TestRunConcurrent(t *testing.T) {
-	f := newFakeRunner()
-	m := runMount(t, f.run)
-	n := jobs.MaxRunning + 2
-	for i := range n {
-		if err := shellWrite(t, m, fmt.Sprintf("run/job%d.go", i), fmt.Sprintf("wait all\nprint job %d\n", i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	eventually(t, "jobs running and queued", func() error {
-		var running, queued int
-		for i := range n {
-			s := readRun(t, m, fmt.Sprintf("job%d.status", i))
-			switch {
-			case strings.HasPrefix(s, "running "):
-				running++
-			case strings.HasPrefix(s, "queued "):
-				queued++
-			}
-		}
-		if running != jobs.MaxRunning || queued != n-jobs.MaxRunning {
-			return fmt.Errorf("%d running, %d queued", running, queued)
-		}
-		return nil
-	})
-	f.open("all")
-	for i := range n {
-		if got, want := catFile(t, m, fmt.Sprintf("run/job%d.out", i)), fmt.Sprintf("job %d\nexit status 0\n", i); got != want {
-			t.Errorf("run/job%d.out = %q, want %q", i, got, want)
-		}
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.maxSeen > jobs.MaxRunning {
-		t.Errorf("%d jobs ran at once, want at most %d", f.maxSeen, jobs.MaxRunning)
-	}
-}
-
-// TestRunKeepsNewest writes more jobs than run/ keeps: the oldest
-// finished ones are forgotten. With run/ full of unfinished jobs, a new
-// one is refused.
-func TestRunKeepsNewest(t *testing.T) {
-	f := newFakeRunner()
-	m := runMount(t, f.run)
-	dir := filepath.Join(m.Dir(), "run")
-	extra := 3
-	for i := range jobs.MaxJobs + extra {
-		name := fmt.Sprintf("j%03d", i)
-		if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte("print "+name+"\n"), 0o644); err != nil {
-			t.Fatalf("write run/%s.go: %v", name, err)
-		}
-		readRun(t, m, name+".out") // waits for the end
-	}
-	names := runNames(t, m)
-	if got := len(names); got != 1+3*jobs.MaxJobs {
-		t.Errorf("run/ lists %d files, want %d", got, 1+3*jobs.MaxJobs)
-	}
-	for i := range extra {
-		if slices.Contains(names, fmt.Sprintf("j%03d.go", i)) {
-			t.Errorf("run/j%03d.go, among the oldest, was kept", i)
-		}
-	}
-	if !slices.Contains(names, fmt.Sprintf("j%03d.out", jobs.MaxJobs+extra-1)) {
-		t.Error("the newest job was not kept")
-	}
-
-	// Full of unfinished jobs: the next one is refused.
-	for i := range jobs.MaxJobs {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("w%03d.go", i)), []byte("wait full\n"), 0o644); err != nil {
-			t.Fatalf("write run/w%03d.go: %v", i, err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "one-more.go"), []byte("print x\n"), 0o644); !errors.Is(err, syscall.ENOSPC) {
-		t.Errorf("a job over the limit: %v, want ENOSPC", err)
-	}
-	if msg := readRun(t, m, "ERRORS.txt"); !strings.Contains(msg, "jobs that have not finished") {
-		t.Errorf("ERRORS.txt:\n%s", msg)
-	}
-	f.open("full")
 }
 
 // TestRunUnmountCancels unmounts while a job runs: the job is cancelled
