@@ -305,7 +305,7 @@ func refused(g *globals, err error, name, dir string) error {
 				p.Pos.Filename = filepath.Join(dir, rest)
 			}
 		}
-		fmt.Fprintln(g.stderr, p.String())
+		fmt.Fprintln(g.stderr, p.Error())
 	}
 	still := "no version is saved"
 	if s, oerr := g.skillStore(); oerr == nil {
