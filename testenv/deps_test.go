@@ -26,7 +26,7 @@ var (
 // The tree's layers, as allowed sets: each includes what the layer below
 // it may use.
 var (
-	leaves   = []string{"discovery/catalog", "discovery/naming"}
+	leaves   = []string{"discovery/catalog", "discovery/naming", "discovery/jsonvalue"}
 	genLayer = append([]string{"fs/gen", "fs/gen/runtime/mcp"}, leaves...)
 	fsLayer  = append([]string{"fs"}, genLayer...)
 	// skillsLayer is skills and what it checks skills with.
@@ -45,6 +45,7 @@ var rules = []struct {
 	// Leaves: the catalog, names and rules, with no I/O of their own.
 	{pkg: "discovery/catalog", denyAll: kernelAndNet},
 	{pkg: "discovery/naming", denyAll: kernelAndNet},
+	{pkg: "discovery/jsonvalue", denyAll: kernelAndNet},
 	{pkg: "discovery/policy", denyAll: kernelAndNet},
 	{pkg: "discovery/audit", denyAll: kernelAndNet},
 	{pkg: "fs/gen/runtime/mcp", denyAll: kernelAndNet},
