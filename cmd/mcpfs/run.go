@@ -136,9 +136,6 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, flags en
 		Timeout: flags.Timeout,
 		Strict:  rs.Options.Strict,
 		Waiting: func(running int) {
-			if asJSON {
-				return
-			}
 			status.output(g.stderr).Write(fmt.Appendf(nil, "mcpfs: waiting for a run slot: %d runs are in progress on the engine (the wait counts against --timeout)\n", running))
 		},
 	}
