@@ -47,12 +47,15 @@ func TestResidentStreamsOutput(t *testing.T) {
 	if len(lines) != 2 || lines[0].text != "first" || lines[1].text != "second" {
 		t.Fatalf("stdout lines %v, want first and second", lines)
 	}
+	t.Logf("the first line reached the client %v before the run ended", end.Sub(lines[0].at).Round(time.Millisecond))
 	if early := end.Sub(lines[0].at); early < time.Second {
 		t.Errorf("the first line came %v before the run ended, want about 1.5 s: it was not streamed", early)
 	}
 
 	// A flood: 8 MB of output against the default limit of 1 MiB.
+	floodStart := time.Now()
 	out, errOut, code := r.run("package main\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc main() {\n\tfor i := 0; i < 8000; i++ {\n\t\tfmt.Println(strings.Repeat(\"z\", 1000))\n\t}\n}\n", "run", "-")
+	t.Logf("flood: %d bytes reached the client in %v", len(out), time.Since(floodStart).Round(time.Millisecond))
 	if code != 0 {
 		t.Fatalf("flood: exit %d, stderr %s", code, errOut)
 	}
