@@ -53,6 +53,9 @@ const readyTimeout = 15 * time.Second
 // network, IPC, UTS, PID and mount namespaces; without the PID and mount
 // ones; without any.
 func (r *Runner) startProc() (*proc, error) {
+	if os.Geteuid() != 0 && sandbox.PSX && pidnsState.Load() == 0 {
+		refusePIDNS(noPIDNSForUsers)
+	}
 	useNetNS := netnsState.Load() != 2
 	usePIDNS := useNetNS && pidnsState.Load() != 2
 	p, err := r.spawn(useNetNS, usePIDNS)
@@ -94,6 +97,13 @@ func (r *Runner) startProc() (*proc, error) {
 	return p, nil
 }
 
+// noPIDNSForUsers is why a cgo build run by another user than root gives
+// its workers no PID namespace. Such a worker is not root in its user
+// namespace (it maps the user to itself), so it keeps no capability over
+// its mount namespace once it runs and cannot mount the /proc that
+// libpsx needs there; a pure Go build needs none (see OwnProc).
+const noPIDNSForUsers = "a build with cgo run by a user other than root: its worker cannot mount the /proc that go-landlock's libpsx needs in a PID namespace; build with CGO_ENABLED=0 to have one"
+
 // refusePIDNS remembers that workers get no PID namespace here, and why.
 func refusePIDNS(why string) {
 	pidnsErr.Store(why)
@@ -101,12 +111,20 @@ func refusePIDNS(why string) {
 }
 
 // nsLayers reports the namespaces spawn made for a worker. The PID
-// namespace, when it had one, the worker reports itself (sandbox.OwnProc
-// finishes it).
+// namespace, when the worker was to mount its own /proc in it, the worker
+// reports itself (sandbox.OwnProc finishes it).
 func (r *Runner) nsLayers(netns, pidns bool) []sandbox.Layer {
 	if netns {
 		layers := []sandbox.Layer{{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"}}
-		if !pidns {
+		switch {
+		case pidns && !ownProc():
+			layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and signals no other process (the host's /proc stays mounted: a worker started by a user other than root cannot mount its own; Landlock and seccomp's file rules keep it closed)"})
+		case !pidns && pidnsErr.Load() == noPIDNSForUsers:
+			// What such a build can never have is not listed as missing
+			// (doctor and --sandbox=strict judge what it can have); the
+			// netns layer says why.
+			layers[0].Detail += "; no PID namespace (" + noPIDNSForUsers + ")"
+		case !pidns:
 			why, _ := pidnsErr.Load().(string)
 			layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + cmp.Or(why, "unavailable") + "); seccomp denies signals, ptrace and scheduler calls on other processes"})
 		}
@@ -123,6 +141,10 @@ func (r *Runner) nsLayers(netns, pidns bool) []sandbox.Layer {
 		{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"},
 	}
 }
+
+// ownProc says whether a worker in a PID namespace can mount a /proc of
+// its own there: only when started by root (see noPIDNSForUsers).
+func ownProc() bool { return os.Geteuid() == 0 }
 
 // spawn starts a worker process, in new network, IPC and UTS namespaces
 // with netns, and as pid 1 of new PID and mount namespaces with pidns.
@@ -155,7 +177,7 @@ func (r *Runner) spawn(netns, pidns bool) (*proc, error) {
 		return nil, fmt.Errorf("start snippet worker: pipe: %w", err)
 	}
 	cfg := r.cfg
-	cfg.OwnProc = pidns
+	cfg.OwnProc = pidns && ownProc()
 	cmd := osexec.Command(r.exe, worker.Args(cfg)...)
 	cmd.Env = []string{worker.EnvMarker + "=1"}
 	cmd.Dir = "/"
@@ -167,7 +189,10 @@ func (r *Runner) spawn(netns, pidns bool) (*proc, error) {
 		if pidns {
 			// Born as pid 1 of its own PID namespace; the mount namespace
 			// lets it mount that namespace's /proc (sandbox.OwnProc).
-			attr.Cloneflags |= syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
+			attr.Cloneflags |= syscall.CLONE_NEWPID
+			if cfg.OwnProc {
+				attr.Cloneflags |= syscall.CLONE_NEWNS
+			}
 		}
 		if os.Geteuid() != 0 {
 			// An unprivileged user needs a user namespace to own the new
