@@ -103,6 +103,11 @@ echo "== go test (no race): the snippet corpus against go run"
 # fit its memory limits, so TestCorpus skips under -race and runs here.
 go test -count=1 -run 'TestCorpus|TestGoModVersion' ./exec
 
+echo "== go test (CGO_ENABLED=0): the worker's PID namespace and the escape corpus in a pure Go build"
+# A cgo build confines threads through libpsx, a pure Go one through the
+# runtime; both must reach the PID namespace (the suite above is cgo).
+CGO_ENABLED=0 go test -count=1 -run 'TestPIDNamespace|TestEscapes$|TestStrict' ./exec
+
 echo "== go test (no race): 1,000 snippet runs leak nothing"
 MCPFS_LEAK_RUNS=1000 go test -count=1 -run TestNoLeaks -v ./exec
 

@@ -540,8 +540,16 @@ type RunOptions struct {
 	Face     string          // where the run comes from, for the audit log; "" is the CLI
 	// WrapCall, when set, wraps the function tool calls go through.
 	WrapCall func(exec.CallFunc) exec.CallFunc
-	// Stdout and Stderr, when set, receive the output as it comes.
+	// Stdout and Stderr, when set, receive the output as it comes (see
+	// exec.Request: line by line, cut at the output limit with a note,
+	// then the rest of what the Result holds).
 	Stdout, Stderr io.Writer
+	// Connecting, when set, is told the servers the snippet imports that
+	// are connecting, while the run waits for them (no tools known yet)
+	// or runs (its calls to them wait): when there are some, each time
+	// that set changes, and nil at the end. From a goroutine of the
+	// run's own.
+	Connecting func(servers []string)
 }
 
 // runWithProgress is Run, calling progress (when not nil) after each tool
@@ -580,7 +588,8 @@ func (e *Engine) RunWith(ctx context.Context, filename string, src []byte, ro Ru
 		ro.Timeout = max(limit-waited, time.Millisecond)
 	}
 	imports := snippetServers(filename, src)
-	e.WaitFor(ctx, func(name string) bool { return imports[naming.Package(name)] })
+	defer e.watchImports(imports, ro.Connecting)()
+	e.waitImports(ctx, imports)
 	if err := unavailable(e.sup.Catalog(), imports); err != nil {
 		return nil, err
 	}
