@@ -26,6 +26,8 @@ const (
 	floorHoldout5 = 0.94
 	floorFresh1   = 0.72
 	floorFresh5   = 0.85
+	floorUnseen1  = 0
+	floorUnseen5  = 0
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
@@ -268,6 +270,7 @@ func TestRecall(t *testing.T) {
 		{"testdata/queries.txt", floorRecall1, floorRecall5},
 		{"testdata/holdout.txt", floorHoldout1, floorHoldout5},
 		{"testdata/fresh.txt", floorFresh1, floorFresh5},
+		{"testdata/unseen.txt", floorUnseen1, floorUnseen5},
 	} {
 		qs := readQueries(t, set.file)
 		r1, r5, misses := recall(qs, searchRanker(x))
