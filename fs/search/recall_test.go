@@ -26,8 +26,8 @@ const (
 	floorHoldout5 = 0.94
 	floorFresh1   = 0.72
 	floorFresh5   = 0.85
-	floorUnseen1  = 0
-	floorUnseen5  = 0
+	floorUnseen1  = 0.70
+	floorUnseen5  = 0.90
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,

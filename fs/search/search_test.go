@@ -246,3 +246,35 @@ func TestIndexer(t *testing.T) {
 		t.Errorf("Search: got %q", got)
 	}
 }
+
+func TestClassWords(t *testing.T) {
+	tests := []struct{ query, want string }{
+		{"which street is at 40.7,-74.0", "coordinates"},
+		{"post to #general", "channel"},
+		{"what did @dana say", "user"},
+		{"go to example.com", "url"},
+		{"open https://go.dev/doc", "url"},
+		{"add 3 and 4", "numbers"},
+		{"look at photo.png", "file image"},
+		{"read notes.md", "file"},
+		{"version 1.2 of the api", ""},
+		{"save this text", ""},
+	}
+	for _, tt := range tests {
+		if got := classWords(tt.query); got != tt.want {
+			t.Errorf("classWords(%q): got %q, want %q", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestPairs(t *testing.T) {
+	// Two tools alike but for the order of their words: the one with the
+	// query's words side by side ranks first.
+	x := New([]Doc{
+		{Kind: KindTool, Name: "a.One", Server: "a", Tool: "one", Description: "Get the messages of the console and a status"},
+		{Kind: KindTool, Name: "a.Two", Server: "a", Tool: "two", Description: "Get the console messages and a status"},
+	})
+	if hits := x.Search("console messages", 2); len(hits) != 2 || hits[0].Doc.Tool != "two" {
+		t.Errorf("console messages: got %v, want two first", hits)
+	}
+}
