@@ -28,6 +28,8 @@ const (
 	floorFresh5   = 0.85
 	floorUnseen1  = 0.70
 	floorUnseen5  = 0.90
+	floorSealed1  = 0
+	floorSealed5  = 0
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
@@ -271,6 +273,7 @@ func TestRecall(t *testing.T) {
 		{"testdata/holdout.txt", floorHoldout1, floorHoldout5},
 		{"testdata/fresh.txt", floorFresh1, floorFresh5},
 		{"testdata/unseen.txt", floorUnseen1, floorUnseen5},
+		{"testdata/sealed.txt", floorSealed1, floorSealed5},
 	} {
 		qs := readQueries(t, set.file)
 		r1, r5, misses := recall(qs, searchRanker(x))
