@@ -66,6 +66,8 @@ type Index struct {
 	// pairs are, per doc, the pairs of terms that stand side by side in
 	// its name, title or description ("read"+"file").
 	pairs []map[[2]string]bool
+	// sorted are the terms of the index, in order.
+	sorted []string
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -117,6 +119,10 @@ func New(docs []Doc) *Index {
 		p.idf = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 	}
 	x.names = nameTerms(x.docs)
+	for t := range x.terms {
+		x.sorted = append(x.sorted, t)
+	}
+	sort.Strings(x.sorted)
 	x.pairs = make([]map[[2]string]bool, n)
 	for i := range x.docs {
 		d := &x.docs[i]
@@ -299,6 +305,9 @@ func (x *Index) concepts(query string) []concept {
 		for _, r := range theVocab.related[t] {
 			c.alts = append(c.alts, alt{terms: r, weight: relatedWeight})
 		}
+		if !x.knows(c) {
+			c.alts = append(c.alts, x.prefixAlts(t)...)
+		}
 		add(t, c)
 	}
 	return out
@@ -329,6 +338,47 @@ func matchPhrase(ws []string) (phrase, int, bool) {
 		}
 	}
 	return best, span, found
+}
+
+// knows reports whether any alternative of c is in the index.
+func (x *Index) knows(c concept) bool {
+	for _, a := range c.alts {
+		if x.has(a.terms) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixAlts returns, for a word neither the index nor the vocabulary
+// knows in any form ("memorised", "signups"), the terms of the index that
+// begin as it does, at the weight of a related word: a word is often a
+// form the stemmer does not reduce of a word a document has ("memor" of
+// "memory", "sign" of "signup"). Only stems of minPrefix letters or more
+// take part, and their common beginning must leave at most two letters of
+// the shorter one over.
+func (x *Index) prefixAlts(t string) []alt {
+	if len(t) < minPrefix || !isLetters(t) {
+		return nil
+	}
+	var out []alt
+	for _, u := range x.sorted {
+		n := commonPrefix(t, u)
+		if n >= minPrefix && n+2 >= min(len(t), len(u)) {
+			out = append(out, alt{terms: []string{u}, weight: relatedWeight})
+		}
+	}
+	return out
+}
+
+const minPrefix = 4
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 func (x *Index) has(ts []string) bool {

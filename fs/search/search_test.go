@@ -49,6 +49,9 @@ func TestStem(t *testing.T) {
 		{"status"},
 		{"reply", "replies"},
 		{"compress", "compression"},
+		{"memorize", "memorise", "memorised", "memorized"},
+		{"summarize", "summarise", "summarising"},
+		{"analyze", "analyse", "analysed"},
 	}
 	stems := map[string]string{}
 	for _, g := range groups {
@@ -276,5 +279,22 @@ func TestPairs(t *testing.T) {
 	})
 	if hits := x.Search("console messages", 2); len(hits) != 2 || hits[0].Doc.Tool != "two" {
 		t.Errorf("console messages: got %v, want two first", hits)
+	}
+}
+
+func TestPrefixFallback(t *testing.T) {
+	// A word nothing knows in any form meets the terms it begins like.
+	x := New([]Doc{
+		{Kind: KindTool, Name: "a.Memory", Server: "a", Tool: "read_memory", Description: "Read the whole memory"},
+		{Kind: KindTool, Name: "a.Page", Server: "a", Tool: "read_page", Description: "Read a page"},
+	})
+	if hits := x.Search("memorabilia", 2); len(hits) != 1 || hits[0].Doc.Tool != "read_memory" {
+		t.Errorf("memorabilia: got %v, want read_memory alone", hits)
+	}
+	if hits := x.Search("pages", 2); len(hits) != 1 || hits[0].Doc.Tool != "read_page" {
+		t.Errorf("pages: got %v, want read_page alone", hits)
+	}
+	if hits := x.Search("mem", 2); len(hits) != 0 {
+		t.Errorf("mem: got %v, want nothing: too short to stand for a prefix", hits)
 	}
 }

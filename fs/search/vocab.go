@@ -92,7 +92,7 @@ video movie clip
 audio sound
 price cost
 weather forecast
-summarize summary summarise
+summarize summary
 statistic stats metric
 simulate fake mock dummy
 tweak adjust modify
@@ -236,7 +236,14 @@ find out: search, get
 turn on: toggle, enable
 turn off: toggle, disable
 switch on: toggle, enable
-switch off: toggle, disable`
+switch off: toggle, disable
+where is: search, find
+where are: search, find
+where can: search, find
+what is in: list
+what's in: list
+keep in mind: memory, observation
+how many: count, number`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
