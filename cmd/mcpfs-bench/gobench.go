@@ -23,7 +23,7 @@ var goBenchmarks = []struct{ pkg, pattern, what string }{
 	{"./fs", "TreeLookup", "tree look-ups"},
 	{"./exec/check", "CheckWarm|CheckCold", "type check of a snippet, warm and cold"},
 	{"./exec", "Run|Call|Import", "worker start and run, the call bridge, importing a 100-tool package"},
-	{"./discovery", "CallToolInProcess|CallToolStdio|StartCached50", "calls through the supervisor; start with 50 cached servers"},
+	{"./discovery", "CallToolInProcess|CallToolStdio|StartCached50|NotificationFlood", "calls through the supervisor; start with 50 cached servers; a call to a server flooding log notifications, and mcpfs's CPU meanwhile"},
 	{"./fs/fuse", "Stat|OpenReadClose|MountReady|LsR|GrepR", "the FUSE adapter: stat, open+read, mount, ls -R and grep -r"},
 	{"./cache", ".", "the Badger cache"},
 	{"./cmd/mcpfs", "ServeExec", "mcpfs serve: exec round trip over stdio and streamable HTTP"},
