@@ -182,8 +182,12 @@ func (g *floodGate) pass(method string, now time.Time) bool {
 // refusal is the error answer that replaces an answer with id that nests
 // depth levels deep: its request fails at once, saying why.
 func refusal(id []byte, depth int) []byte {
-	msg := "mcpfs refused the server's answer: it nests deeper than " + strconv.Itoa(MaxJSONDepth) +
-		" levels of JSON arrays and objects (" + strconv.Itoa(depth) + "); a message that deep is not decoded"
+	return errorAnswer(id, "mcpfs refused the server's answer: it nests deeper than "+strconv.Itoa(MaxJSONDepth)+
+		" levels of JSON arrays and objects ("+strconv.Itoa(depth)+"); a message that deep is not decoded")
+}
+
+// errorAnswer is a JSON-RPC error answer to id, one line.
+func errorAnswer(id []byte, msg string) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)
