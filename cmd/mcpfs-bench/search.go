@@ -24,6 +24,7 @@ var recallSets = []struct{ name, what string }{
 	{"fresh", "fresh.txt, first round's untouched set"},
 	{"unseen", "unseen.txt, second round's held-out set (seen while tuning)"},
 	{"sealed", "sealed.txt, written after the second round's changes"},
+	{"final", "final.txt, written after the third round's changes"},
 }
 
 // recallTable renders BenchmarkRecall's metrics of secs as one row per
