@@ -30,8 +30,8 @@ const (
 	floorUnseen5  = 0.90
 	floorSealed1  = 0.45
 	floorSealed5  = 0.62
-	floorFinal1   = 0
-	floorFinal5   = 0
+	floorFinal1   = 0.50
+	floorFinal5   = 0.75
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
