@@ -211,4 +211,14 @@ func TestFloodGate(t *testing.T) {
 	if !g.pass("notifications/message", now.Add(2*time.Second)) {
 		t.Error("a notification a second later was dropped")
 	}
+	// Made-up methods share one allowance (and one entry).
+	later, invented := now.Add(10*time.Second), 0
+	for i := 0; i < 1000; i++ {
+		if g.pass("notifications/made-up-"+itoa(i), later) {
+			invented++
+		}
+	}
+	if invented != chattyPerSecond || len(g.windows) != 2 {
+		t.Errorf("1000 made-up notifications: %d passed, %d allowances kept; want %d and 2", invented, len(g.windows), chattyPerSecond)
+	}
 }

@@ -18,10 +18,13 @@ import (
 // else is dropped with a note.
 const MaxJSONDepth = 1000
 
-// Notifications that a server may send without end (log lines, progress)
-// pass at most chattyPerSecond a second per server and method; the rest
-// are dropped before they are decoded, and noted at most once every
-// floodNoteEvery. mcpfs only logs them (at debug level) or ignores them.
+// Notifications other than tools/list_changed (log lines, progress,
+// resource updates, anything a server invents) pass at most
+// chattyPerSecond a second per server and method (methods mcpfs does not
+// know share one allowance); the rest are dropped before they are
+// decoded, and noted at most once every floodNoteEvery. mcpfs only logs
+// them (at debug level) or ignores them. tools/list_changed always
+// passes: a burst of them is gathered into one listing (conn.go).
 // Past that, reading itself slows down: dropped notifications are read
 // at most floodReadPerSecond a second, so a flooding server waits on its
 // full pipe instead of taking mcpfs's CPU (an answer behind the flood
@@ -110,10 +113,14 @@ func scanHead(line []byte) lineHead {
 	return h
 }
 
-// chatty are the notifications a flood of which is dropped early.
-var chatty = map[string]bool{
-	notifyMessage:            true,
-	"notifications/progress": true,
+// knownNotifications have an allowance each; the others share one.
+var knownNotifications = map[string]bool{
+	notifyMessage:                          true,
+	"notifications/progress":               true,
+	"notifications/resources/updated":      true,
+	"notifications/resources/list_changed": true,
+	"notifications/prompts/list_changed":   true,
+	notifyCancelled:                        true,
 }
 
 // floodGate passes at most chattyPerSecond chatty notifications a second
@@ -136,8 +143,11 @@ type floodWindow struct {
 
 // pass reports whether a notification of method may go on at now.
 func (g *floodGate) pass(method string, now time.Time) bool {
-	if !chatty[method] {
+	if method == notifyToolsListChanged {
 		return true
+	}
+	if !knownNotifications[method] {
+		method = "other notifications"
 	}
 	if g.windows == nil {
 		g.windows = map[string]*floodWindow{}
