@@ -58,8 +58,8 @@ func (s *Server) ended(rn *run, er runlog.Run) {
 // engineEvent records one change of a run of the engine. It runs on the
 // run's goroutine: it only takes the lock, queues counting and publishes.
 func (s *Server) engineEvent(ev runlog.Event) {
-	if ev.Run.Face == pageFace {
-		return
+	if ev.Run.Face == pageFace || s.ctx.Err() != nil {
+		return // the page's own, or the page is closing
 	}
 	s.mu.Lock()
 	rn := s.byEngine[ev.Run.ID]
