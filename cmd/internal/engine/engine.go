@@ -27,6 +27,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/discovery/naming"
@@ -72,6 +73,8 @@ type Engine struct {
 
 	// slots bounds the runs in progress (MaxRuns).
 	slots chan struct{}
+	// runs is the short history of runs, of every face (the page's).
+	runs runlog.Log
 
 	// skills is the skill store; nil when there is no place for one.
 	// Trees include its current skills.
@@ -558,8 +561,26 @@ func (e *Engine) RunWithProgress(ctx context.Context, filename string, src []byt
 	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout, Progress: progress, Face: FaceMount})
 }
 
-// runWith is Run with per-run options.
+// RunWith is Run with per-run options. The run, its calls and its end go
+// to the engine's run history (Runs).
 func (e *Engine) RunWith(ctx context.Context, filename string, src []byte, ro RunOptions) (*exec.Result, error) {
+	rec := e.runs.Start(cmp.Or(ro.Face, FaceCLI), filename, src)
+	wrap := ro.WrapCall
+	ro.WrapCall = func(next exec.CallFunc) exec.CallFunc {
+		if wrap != nil {
+			next = wrap(next)
+		}
+		return rec.Wrap(next)
+	}
+	res, err := e.runWith(ctx, filename, src, ro)
+	rec.End(res, err)
+	return res, err
+}
+
+// Runs is the engine's history of the runs it made, from every face.
+func (e *Engine) Runs() *runlog.Log { return &e.runs }
+
+func (e *Engine) runWith(ctx context.Context, filename string, src []byte, ro RunOptions) (*exec.Result, error) {
 	start := time.Now()
 	limit := ro.Timeout
 	if limit <= 0 {
