@@ -28,6 +28,7 @@ var rules = []struct {
 	{pkg: "discovery/naming", denyAll: kernelAndNet},
 	{pkg: "discovery/policy", mcpfs: []string{"discovery/catalog", "discovery/naming"}, denyAll: kernelAndNet},
 	{pkg: "fs/gen", mcpfs: []string{"discovery/catalog", "discovery/naming", "fs/gen/runtime/mcp"}, denyAll: kernelAndNet},
+	{pkg: "fs/gen/shape", denyAll: kernelAndNet},
 	{pkg: "fs", mcpfs: []string{"discovery/catalog", "discovery/naming", "fs/gen", "fs/gen/runtime/mcp"}, denyAll: kernelAndNet},
 	{pkg: "fs/search", mcpfs: []string{"discovery/catalog", "discovery/naming", "fs", "fs/gen", "fs/gen/runtime/mcp"}, denyAll: kernelAndNet},
 	{pkg: "cache", mcpfs: []string{"discovery/catalog"}},

@@ -29,6 +29,9 @@ type tool struct {
 	fn    string // Go function name; fn+"Args" and fn+"Result" are its types
 	file  string // file base name, without ".go"
 	index string // the first sentence of its description
+	// learned is the shape learned from the tool's results
+	// (catalog.Tool.Learned); nil when none.
+	learned *value
 }
 
 // Server returns the files of servers/<s.Name>/: doc.go, and one file per
@@ -51,7 +54,11 @@ func Server(s catalog.ServerSnapshot) []File {
 		if name == "" {
 			name = raw.getStr("name")
 		}
-		tools = append(tools, tool{name: name, raw: raw, index: firstSentence(raw.getStr("description"))})
+		learned := parse(t.Learned)
+		if learned != nil && learned.kind != 'o' {
+			learned = nil
+		}
+		tools = append(tools, tool{name: name, raw: raw, index: firstSentence(raw.getStr("description")), learned: learned})
 	}
 	names, order := nameTools(tools)
 
@@ -154,6 +161,10 @@ func toolSource(pkg string, t tool, names *naming.Set) string {
 		resultType = t.fn + "Result"
 		out.structDecl(resultType, "", o, 0, true)
 	}
+	learned := ""
+	if resultType == "mcp.Result" {
+		learned = learnedDecl(t, names, shared)
+	}
 
 	writeComment(&b, "", funcDoc(t))
 	b.WriteString("func " + t.fn + "(args " + t.fn + "Args) (" + resultType + ", error) {\n")
@@ -165,6 +176,48 @@ func toolSource(pkg string, t tool, names *naming.Set) string {
 	b.WriteString("\terr := " + call + "\n\treturn out, err\n}\n")
 	b.WriteString(strings.Join(in.decls, ""))
 	b.WriteString(strings.Join(out.decls, ""))
+	b.WriteString(learned)
+	return b.String()
+}
+
+// learnedDecl declares <Func>Result for a tool without an output schema
+// whose results mcpfs has learned (see fs/gen/shape): the function keeps
+// returning mcp.Result, so code written against it never breaks, and the
+// type is read with Decode. "" when nothing usable was learned.
+func learnedDecl(t tool, names *naming.Set, shared map[string]string) string {
+	s := t.learned.get("schema")
+	if s == nil || s.kind != 'o' {
+		return ""
+	}
+	name := t.fn + "Result"
+	g := newTypeGen(names, t.fn, s, true)
+	g.shared = shared
+	n := clip(t.learned.get("results").compact(), 20)
+	results := " results ("
+	if n == "1" {
+		results = " result ("
+	}
+	doc := name + " is learned from " + n + results +
+		oneLine(t.learned.getStr("changed"), 30) + "), not declared by the server: r.Decode(&v)."
+	var b strings.Builder
+	switch {
+	case isObjectSchema(s) && hasProperties(s):
+		g.structDecl(name, "", s, 0, true)
+		// structDecl put the struct first; its comment goes on top.
+		decl := strings.TrimPrefix(g.decls[0], "\n")
+		g.decls[0] = ""
+		b.WriteString("\n")
+		writeComment(&b, "", doc)
+		b.WriteString(decl)
+	case len(schemaTypes(s)) == 1 && schemaTypes(s)[0] == "array":
+		et := g.resolve(s, "Items", 0)
+		b.WriteString("\n")
+		writeComment(&b, "", doc)
+		b.WriteString("type " + name + " " + et.expr + "\n")
+	default:
+		return ""
+	}
+	b.WriteString(strings.Join(g.decls, ""))
 	return b.String()
 }
 
