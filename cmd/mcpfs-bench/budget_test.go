@@ -24,12 +24,12 @@ import (
 )
 
 // chainingBudget is what the fixed reads of the filesystem → memory case
-// (the tree's README and the two tool files) may cost, in tokens, for that
-// case to keep its ≥ 99.5% saving: the direct side is 221,547 tokens, so
-// the mcpfs side may be 1,107; `ls servers`, the snippet and its output
-// take 223 of them (docs/bench/report.md). The README built here from
-// captured listings is 4 tokens shorter than the live one, hence the 4.
-const chainingBudget = 1107 - 223 - 4
+// (the tree's README and the two tool files) cost when they were last
+// made terser, in tokens: a guard against growth. The ≥ 99.7% target of
+// that case would need them at 442 (the direct side is 221,546 tokens, so
+// the mcpfs side may be 664, and `ls servers`, the snippet and its output
+// take 222 of them; docs/BENCHMARKS.md).
+const chainingBudget = 772
 
 // TestChainingBudget guards the chaining target against growth of the
 // generated text, without the npm servers: it builds the bench's tree from
@@ -58,7 +58,7 @@ func TestChainingBudget(t *testing.T) {
 		total += n
 	}
 	if total > chainingBudget {
-		t.Errorf("README.md and the two tool files of the filesystem → memory case are %d tokens, over the %d that keep its saving at 99.5%%: make the generated text terser (fs/gen) or raise the figure knowingly in docs/BENCHMARKS.md", total, chainingBudget)
+		t.Errorf("README.md and the two tool files of the filesystem → memory case are %d tokens, over the %d they were: make the generated text terser (fs/gen) or raise the figure knowingly in docs/BENCHMARKS.md", total, chainingBudget)
 	}
 }
 

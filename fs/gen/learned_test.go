@@ -53,7 +53,7 @@ func TestLearnedTypes(t *testing.T) {
 	}
 	for path, want := range map[string][]string{
 		"servers/learned/get_env.go": {
-			"func GetEnv(args GetEnvArgs) (mcp.Result, error)", // code written against mcp.Result keeps compiling
+			"func GetEnv(args GetEnvArgs) (out mcp.Result, err error)", // code written against mcp.Result keeps compiling
 			"type GetEnvResult struct", "learned from 2 results (2026-11-26 10:01 UTC)",
 			"map[string]string `json:\"env\"`", "float64           `json:\"pid\"`", "Uid  any", "[]string          `json:\"tags\"`", "`json:\"note,omitempty\"`",
 		},

@@ -130,7 +130,7 @@ func TestLearnedResultTypes(t *testing.T) {
 		t.Fatalf("first run printed %q", out)
 	}
 	f := read("servers/stats/stats.go")
-	for _, want := range []string{"func Stats(args StatsArgs) (mcp.Result, error)", "StatsResult is learned from 1 result", "type StatsResult struct", "Count float64", "Owner StatsResultOwner"} {
+	for _, want := range []string{"func Stats(args StatsArgs) (out mcp.Result, err error)", "StatsResult is learned from 1 result", "type StatsResult struct", "Count float64", "Owner StatsResultOwner"} {
 		if !strings.Contains(f, want) {
 			t.Errorf("stats.go lacks %q:\n%s", want, f)
 		}
