@@ -27,6 +27,37 @@ func shapeKey(server, tool string) []byte {
 	return append(k, tool...)
 }
 
+// AllShapes returns every stored shape: server cache key → tool name →
+// shape, in one scan.
+func (s *Store) AllShapes() map[string]map[string][]byte {
+	out := map[string]map[string][]byte{}
+	err := s.view(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, Prefix: prefixShape})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			rest := it.Item().Key()[len(prefixShape):]
+			i := bytes.IndexByte(rest, 0)
+			if i < 0 {
+				continue
+			}
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			server := string(rest[:i])
+			if out[server] == nil {
+				out[server] = map[string][]byte{}
+			}
+			out[server][string(rest[i+1:])] = v
+		}
+		return nil
+	})
+	if err != nil {
+		s.log.Warn("reading learned result shapes; ignoring them", "err", err)
+	}
+	return out
+}
+
 // LoadShapes returns every stored shape of server (its cache key), by
 // tool name.
 func (s *Store) LoadShapes(server string) map[string][]byte {

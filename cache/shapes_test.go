@@ -11,6 +11,9 @@ func TestShapes(t *testing.T) {
 	if got := s.LoadShapes("srv-a"); len(got) != 2 || string(got["get"]) != `{"results":1}` || string(got["get_all"]) != `{"results":2}` {
 		t.Errorf("LoadShapes(srv-a) = %q, want get and get_all", got)
 	}
+	if all := s.AllShapes(); len(all) != 2 || len(all["srv-a"]) != 2 || string(all["srv-b"]["get"]) != `{"results":3}` {
+		t.Errorf("AllShapes = %q", all)
+	}
 	if n, err := s.CountShapes(); err != nil || n != 3 {
 		t.Errorf("CountShapes = %d, %v; want 3", n, err)
 	}

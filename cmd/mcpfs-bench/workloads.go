@@ -118,6 +118,13 @@ func (e *env) discoveryLive() (*tokenCase, error) {
 		return nil, err
 	}
 	c.Notes = append(c.Notes, apiFormNote(e.count, servers, c.MCPFS.Tokens()))
+	if e.npm {
+		note, err := e.learnedNote(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		c.Notes = append(c.Notes, note)
+	}
 	return c, nil
 }
 

@@ -312,11 +312,14 @@ func stubSource(pkg string, t tool) string {
 		"\t// Extra holds the arguments, sent as a JSON object.\n\tExtra map[string]any `json:\"-\"`\n}\n"
 }
 
+// docToolLines is how many tools doc.go lists one line each (name and
+// first sentence); a server with more lists their names only.
+const docToolLines = 30
+
 // docSource is the Go source of servers/<pkg>/doc.go.
 func docSource(s catalog.ServerSnapshot, pkg, key string, tools []tool) string {
 	var d strings.Builder
-	d.WriteString("Package " + pkg + " is the MCP server " + strconv.Quote(clip(key, 200)) +
-		": one function per tool, each in its own file with its description, arguments and result.\n\n")
+	d.WriteString("Package " + pkg + " is the MCP server " + strconv.Quote(clip(key, 200)) + ".\n\n")
 	if info := serverInfo(s); info != "" {
 		d.WriteString("Server: " + info + "\n")
 	}
@@ -343,12 +346,23 @@ func docSource(s catalog.ServerSnapshot, pkg, key string, tools []tool) string {
 		}
 		d.WriteString(".\n")
 	}
-	for _, t := range tools {
-		line := "  - " + t.fn
-		if t.index != "" {
-			line += " — " + t.index
+	if len(tools) > docToolLines {
+		// Many tools: their names only, so that doc.go stays short; each
+		// tool's file has its description.
+		d.WriteString("Their files say what each does; grep -il <word> servers/" + pkg + "/ finds one.\n\n")
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = t.fn
 		}
-		d.WriteString(line + "\n")
+		d.WriteString(strings.Join(names, ", ") + ".\n")
+	} else {
+		for _, t := range tools {
+			line := "  - " + t.fn
+			if t.index != "" {
+				line += " — " + t.index
+			}
+			d.WriteString(line + "\n")
+		}
 	}
 	if ins := sanitize(s.Instructions); ins != "" {
 		d.WriteString("\n# Instructions\n\nThe server's instructions, as it sent them:\n\n" + ins + "\n")

@@ -83,7 +83,7 @@ func readme(c *catalog.Catalog, skills []SkillEntry) string {
 Servers are Go packages, tools typed functions. Write one Go program that
 calls them and prints only what you need.
 
-Find: ls servers/, cat servers/<s>/doc.go (a line per tool), cat
+Find: ls servers/, cat servers/<s>/doc.go (its tools), cat
 servers/<s>/<tool>.go (its API), grep -ril <word> servers/, cat search/<need>.
 Run: mcpfs run main.go, or write run/x.go then cat run/x.out.
 

@@ -29,14 +29,18 @@ const learnWrite = 30 * time.Second
 
 // learner holds the learned shapes of an engine's servers.
 type learner struct {
-	mu sync.Mutex
+	mu    sync.Mutex
+	keyMu sync.Mutex // guards keys and keysOf
 	// gen changes whenever a learned type changes or shapes are forgotten.
 	gen uint64
-	// byKey: server cache key → tool name → what is known. A server's map
-	// is loaded from the cache on first use.
+	// byKey: server cache key → tool name → what is known, loaded from
+	// the cache (all servers in one scan) on first use.
 	byKey   map[string]map[string]*learnedTool
-	typed   map[string]bool // "server\x00tool" → declares an output schema; reset per catalog version
-	typedAt uint64          // the catalog version of typed
+	loaded  bool
+	keys    map[string]string // package name → cache key, for keysOf
+	keysOf  *discovery.Config // the config keys was made from
+	typed   map[string]bool   // "server\x00tool" → declares an output schema; reset per catalog version
+	typedAt uint64            // the catalog version of typed
 	// broken: skills that stopped type-checking after a learned type changed.
 	broken map[string]string
 }
@@ -54,31 +58,42 @@ func newLearner() *learner {
 // serverKey returns the cache key of the server named name (its package
 // name) in the config, "" when it has none.
 func (e *Engine) serverKey(name string) string {
-	for _, sc := range e.Config().Servers {
-		if sc.Name == name {
-			return discovery.ServerKey(sc)
+	cfg := e.Config()
+	e.learn.keyMu.Lock()
+	defer e.learn.keyMu.Unlock()
+	if e.learn.keysOf != cfg {
+		e.learn.keys, e.learn.keysOf = make(map[string]string, len(cfg.Servers)), cfg
+		for _, sc := range cfg.Servers {
+			e.learn.keys[sc.Name] = discovery.ServerKey(sc)
 		}
 	}
-	return ""
+	return e.learn.keys[name]
 }
 
 // shapesOf returns the learned shapes of the server with key, loading them
 // from the cache the first time. l.mu must be held.
 func (e *Engine) shapesOf(key string) map[string]*learnedTool {
-	m, ok := e.learn.byKey[key]
-	if ok {
-		return m
-	}
-	m = map[string]*learnedTool{}
-	if e.cache != nil {
-		for tool, b := range e.cache.LoadShapes(key) {
-			var l shape.Learned
-			if json.Unmarshal(b, &l) == nil && l.Root != nil {
-				m[tool] = &learnedTool{l: &l, written: time.Now()}
+	if !e.learn.loaded {
+		e.learn.loaded = true
+		if e.cache != nil {
+			now := time.Now()
+			for k, tools := range e.cache.AllShapes() {
+				m := map[string]*learnedTool{}
+				for tool, b := range tools {
+					var l shape.Learned
+					if json.Unmarshal(b, &l) == nil && l.Root != nil {
+						m[tool] = &learnedTool{l: &l, written: now}
+					}
+				}
+				e.learn.byKey[k] = m
 			}
 		}
 	}
-	e.learn.byKey[key] = m
+	m, ok := e.learn.byKey[key]
+	if !ok {
+		m = map[string]*learnedTool{}
+		e.learn.byKey[key] = m
+	}
 	return m
 }
 
@@ -289,7 +304,6 @@ func (e *Engine) ForgetShapes(server, tool string) (int, error) {
 		}
 	}
 	if key == "" {
-		// Servers not loaded yet are forgotten in the cache alone.
 		e.learn.byKey = map[string]map[string]*learnedTool{}
 	}
 	e.learn.gen++
