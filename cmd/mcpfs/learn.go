@@ -82,6 +82,11 @@ mcpfs cache forget-shapes.`,
 // printLearned says what is known of a tool's result type, and shows the
 // type as its file declares it.
 func (g *globals) printLearned(e *engine.Engine, server, tool string) error {
+	defer func() {
+		for name, why := range e.BrokenSkills() {
+			fmt.Fprintf(g.stderr, "skill %s no longer type-checks %s\n", name, why)
+		}
+	}()
 	l := e.Learned(server, tool)
 	switch {
 	case l == nil:
@@ -110,9 +115,6 @@ func (g *globals) printLearned(e *engine.Engine, server, tool string) error {
 	src := string(b)
 	if j := strings.Index(src, " is learned from "); j >= 0 {
 		fmt.Fprint(g.stdout, src[strings.LastIndex(src[:j], "\n")+1:])
-	}
-	for name, why := range e.BrokenSkills() {
-		fmt.Fprintf(g.stderr, "skill %s no longer type-checks %s\n", name, why)
 	}
 	return nil
 }
