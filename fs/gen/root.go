@@ -84,7 +84,8 @@ Servers are Go packages, tools typed functions. Write one Go program that
 calls them and prints only what you need.
 
 Find: ls servers/, cat servers/<s>/doc.go (its tools), cat
-servers/<s>/<tool>.go (its API), grep -ril <word> servers/, cat search/<need>.
+servers/<s>/<tool>.go (its generated API), grep -ril <word> servers/,
+cat search/<need>.
 Run: mcpfs run main.go, or write run/x.go then cat run/x.out.
 
 ` + "```go" + `
