@@ -97,8 +97,9 @@ func (e *Engine) shapesOf(key string) map[string]*learnedTool {
 	return m
 }
 
-// declaresOutput reports whether the tool declares an output schema, in
-// which case its result type is not learned. l.mu must be held.
+// declaresOutput reports whether the tool declares an output schema that
+// types its result, in which case its result type is not learned. l.mu
+// must be held.
 func (e *Engine) declaresOutput(cat *discovery.Catalog, server, tool string) bool {
 	if e.learn.typedAt != cat.Version {
 		e.learn.typed, e.learn.typedAt = map[string]bool{}, cat.Version
@@ -111,18 +112,31 @@ func (e *Engine) declaresOutput(cat *discovery.Catalog, server, tool string) boo
 	if s, ok := cat.Server(server); ok {
 		for _, t := range s.Tools {
 			if t.Name == tool {
-				var def struct {
-					Output json.RawMessage `json:"outputSchema"`
-				}
-				json.Unmarshal(t.Raw, &def)
-				o := bytes.TrimSpace(def.Output)
-				v = len(o) > 0 && string(o) != "null"
+				v = typedOutput(t.Raw)
 				break
 			}
 		}
 	}
 	e.learn.typed[k] = v
 	return v
+}
+
+// typedOutput reports whether a tool's listing declares an output schema
+// the generator types its result from (fs/gen: an object schema with
+// properties and no top-level $ref); results of other tools are learned.
+func typedOutput(raw json.RawMessage) bool {
+	var def struct {
+		Output *struct {
+			Type       json.RawMessage            `json:"type"`
+			Ref        json.RawMessage            `json:"$ref"`
+			Properties map[string]json.RawMessage `json:"properties"`
+		} `json:"outputSchema"`
+	}
+	if json.Unmarshal(raw, &def) != nil || def.Output == nil || def.Output.Ref != nil || len(def.Output.Properties) == 0 {
+		return false
+	}
+	t := strings.TrimSpace(string(def.Output.Type))
+	return t == "" || t == `"object"`
 }
 
 // LearnFrom records the shape of one tools/call result of server (its

@@ -256,3 +256,19 @@ func main() {
 		t.Errorf("snippet against the learned GetEnvResult printed %q, want true", out)
 	}
 }
+
+func TestTypedOutput(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"name":"a"}`: false,
+		`{"outputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`: true,
+		`{"outputSchema":{"properties":{"x":{}}}}`:                                true,
+		`{"outputSchema":{"type":"object"}}`:                                      false,
+		`{"outputSchema":{"$ref":"#/$defs/x","properties":{"x":{}}}}`:             false,
+		`{"outputSchema":{"type":"array","properties":{"x":{}}}}`:                 false,
+		`{"outputSchema":true}`:                                                   false,
+	} {
+		if got := typedOutput(json.RawMessage(raw)); got != want {
+			t.Errorf("typedOutput(%s) = %v, want %v", raw, got, want)
+		}
+	}
+}
