@@ -49,6 +49,7 @@ var rules = []struct {
 	{pkg: "discovery/policy", denyAll: kernelAndNet},
 	{pkg: "discovery/audit", denyAll: kernelAndNet},
 	{pkg: "fs/gen/runtime/mcp", denyAll: kernelAndNet},
+	{pkg: "fs/gen/shape", denyAll: kernelAndNet},
 	{pkg: "exec/check", denyAll: netAndKernel},
 	{pkg: "exec/check/internal/mkstd"},
 	{pkg: "exec/internal/shim", denyAll: netAndKernel},
@@ -80,8 +81,10 @@ var rules = []struct {
 
 	// The commands' shared packages: the engine wires everything but the
 	// kernel adapter; the page sees the engine through an interface.
-	{pkg: "cmd/internal/engine", mcpfs: []string{"discovery/...", "cache", "fs", "fs/gen/...", "fs/search", "skills", "exec", "exec/..."}},
-	{pkg: "cmd/internal/ui", mcpfs: []string{"discovery/...", "fs", "fs/gen/...", "skills", "exec", "exec/..."}},
+	{pkg: "cmd/internal/tokens", denyAll: kernelAndNet},
+	{pkg: "cmd/internal/runlog", mcpfs: append([]string{"exec", "exec/..."}, fsLayer...)},
+	{pkg: "cmd/internal/engine", mcpfs: []string{"discovery/...", "cache", "fs", "fs/gen/...", "fs/search", "skills", "exec", "exec/...", "cmd/internal/runlog"}},
+	{pkg: "cmd/internal/ui", mcpfs: []string{"discovery/...", "fs", "fs/gen/...", "skills", "exec", "exec/...", "cmd/internal/runlog", "cmd/internal/tokens"}},
 	{pkg: "cmd/internal/thirdparty/...", mcpfs: []string{"cmd/internal/thirdparty/..."}},
 	{pkg: "testenv"},
 }

@@ -68,6 +68,11 @@ type Engine struct {
 	audit   *audit.Log
 	treeGen uint64 // trust.Gen of the current tree; pubMu guards it
 
+	// learn keeps the learned result types (learn.go); treeShapes is
+	// its generation in the current tree (pubMu guards it).
+	learn      *learner
+	treeShapes uint64
+
 	// search keeps the search index of the newest tree.
 	search search.Indexer
 
@@ -189,6 +194,7 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		watchers:       map[chan *mcpfs.Tree]struct{}{},
 		followed:       make(chan struct{}),
 		slots:          make(chan struct{}, MaxRuns),
+		learn:          newLearner(),
 	}
 	if e.connectTimeout <= 0 {
 		e.connectTimeout = discovery.DefaultConnectTimeout
@@ -234,8 +240,8 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		e.skills = st
 		e.skillsKey, e.treeSkills = skillsState(st.List())
 	}
-	e.treeGen = e.trust.Gen()
-	e.tree.Store(mcpfs.New(e.trust.Apply(e.sup.Catalog()), mcpfs.Options{Skills: e.treeSkills}))
+	e.treeGen, e.treeShapes = e.trust.Gen(), e.shapesGen()
+	e.tree.Store(mcpfs.New(e.withShapes(e.trust.Apply(e.sup.Catalog())), mcpfs.Options{Skills: e.treeSkills}))
 	updates, stop := e.sup.Watch()
 	e.stopSup = stop
 	go func() {
@@ -376,15 +382,15 @@ func (e *Engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
 	e.pubMu.Lock()
 	defer e.pubMu.Unlock()
 	cur := e.tree.Load()
-	gen := e.trust.Gen()
-	if cat.Version <= cur.Catalog().Version && gen == e.treeGen {
+	gen, shapes := e.trust.Gen(), e.shapesGen()
+	if cat.Version <= cur.Catalog().Version && gen == e.treeGen && shapes == e.treeShapes {
 		return cur
 	}
 	if cat.Version < cur.Catalog().Version {
-		cat = e.sup.Catalog() // a new policy or trust: the newest catalog
+		cat = e.sup.Catalog() // a new policy, trust or learned type: the newest catalog
 	}
-	e.treeGen = gen
-	t := mcpfs.New(e.trust.Apply(cat), mcpfs.Options{Skills: e.treeSkills})
+	e.treeGen, e.treeShapes = gen, shapes
+	t := mcpfs.New(e.withShapes(e.trust.Apply(cat)), mcpfs.Options{Skills: e.treeSkills})
 	e.tree.Store(t)
 	e.notify(t)
 	return t
@@ -781,6 +787,7 @@ func (e *Engine) Close() {
 			cur.r.Close()
 		}
 		e.retired.Wait()
+		e.flushShapes()
 		e.sup.Close()
 		if e.audit != nil {
 			e.audit.Close()
