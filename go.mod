@@ -48,3 +48,5 @@ require (
 // The metaschemas compile when first used, not at every process start:
 // see cmd/internal/thirdparty/README.md.
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./cmd/internal/thirdparty/jsonschema
+
+replace github.com/traefik/yaegi => ./cmd/internal/thirdparty/yaegi
