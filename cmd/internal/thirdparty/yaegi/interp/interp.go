@@ -216,6 +216,8 @@ type Interpreter struct {
 
 	hooks *hooks // symbol hooks
 
+	panicked panicSite // mcpfs patch: where the panic in flight started
+
 	debugger *Debugger
 }
 
@@ -269,6 +271,12 @@ type Panic struct {
 
 	// Stack is the call stack buffer for debug.
 	Stack []byte
+
+	// Pos is where the panic started in interpreted code: the position
+	// of the expression or statement that panicked in the innermost
+	// interpreted function, or the zero Position if unknown (mcpfs
+	// patch).
+	Pos token.Position
 }
 
 // TODO: Capture interpreter stack frames also and remove
@@ -580,7 +588,7 @@ func (interp *Interpreter) EvalWithContext(ctx context.Context, src string) (ref
 			if r := recover(); r != nil {
 				var pc [64]uintptr
 				n := runtime.Callers(1, pc[:])
-				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack(), Pos: interp.takePanicPos()}
 			}
 			close(done)
 		}()
@@ -758,4 +766,60 @@ func getPrompt(in io.Reader, out io.Writer) func(reflect.Value) {
 		return doPrompt(out)
 	}
 	return func(reflect.Value) {}
+}
+
+// panicSite is where the panic in flight started (mcpfs patch): the node
+// that panicked in the innermost interpreted frame, kept while the panic
+// passes on to the callers of that frame.
+type panicSite struct {
+	mu   sync.Mutex
+	node *node       // the node that panicked
+	call *node       // the call of the last frame the panic left, nil from host code
+	val  interface{} // the panic value
+}
+
+// notePanic records that the panic v leaves a frame at node at, the
+// frame of the function fn called by the node call (fn itself when
+// called from host code through a wrapper, or nil). A panic that
+// leaves a frame at the call of the frame it last left, or with the same
+// value when that frame was called from host code, is the one in flight;
+// any other starts here.
+func (interp *Interpreter) notePanic(at, fn, call *node, v interface{}) {
+	if call == fn {
+		call = nil
+	}
+	p := &interp.panicked
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.node != nil && ((p.call != nil && p.call == at) || (p.call == nil && samePanic(p.val, v))) {
+		p.call, p.val = call, v
+		return
+	}
+	p.node, p.call, p.val = at, call, v
+}
+
+// takePanicPos returns where the panic in flight started and forgets it.
+func (interp *Interpreter) takePanicPos() token.Position {
+	p := &interp.panicked
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var pos token.Position
+	if p.node != nil {
+		pos = interp.fset.Position(p.node.pos)
+	}
+	p.node, p.call, p.val = nil, nil, nil
+	return pos
+}
+
+// samePanic reports whether a and b are the same panic value, as far as
+// can be told: equal, or of the same incomparable type.
+func samePanic(a, b interface{}) bool {
+	if reflect.TypeOf(a) != reflect.TypeOf(b) {
+		return false
+	}
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if !va.IsValid() || !va.Comparable() || !vb.Comparable() {
+		return true
+	}
+	return va.Equal(vb)
 }

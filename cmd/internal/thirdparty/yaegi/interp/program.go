@@ -143,7 +143,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 		if r != nil {
 			var pc [64]uintptr // 64 frames should be enough.
 			n := runtime.Callers(1, pc[:])
-			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack(), Pos: interp.takePanicPos()}
 		}
 	}()
 

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"unsafe"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -132,7 +133,10 @@ func isExecNode(n *node, exec bltn) bool {
 // originalExecNode looks in the tree of nodes for the node which has exec,
 // aside from n, in order to know where n "inherited" that exec from.
 func originalExecNode(n *node, exec bltn) *node {
-	execAddr := reflect.ValueOf(exec).Pointer()
+	// mcpfs patch: compare closures, not their code: every node of a kind
+	// shares its builder's code pointer, so that found the first node of
+	// the same kind instead of the one that ran.
+	execAddr := closureAddr(exec)
 	var originalNode *node
 	seen := make(map[int64]struct{})
 	root := n
@@ -156,7 +160,7 @@ func originalExecNode(n *node, exec bltn) *node {
 			if wn.exec == nil {
 				return true
 			}
-			if reflect.ValueOf(wn.exec).Pointer() == execAddr {
+			if closureAddr(wn.exec) == execAddr {
 				originalNode = wn
 				return false
 			}
@@ -169,6 +173,11 @@ func originalExecNode(n *node, exec bltn) *node {
 	}
 
 	return originalNode
+}
+
+// closureAddr identifies the closure exec (mcpfs patch).
+func closureAddr(exec bltn) uintptr {
+	return uintptr(*(*unsafe.Pointer)(unsafe.Pointer(&exec)))
 }
 
 // cloned from net/http/server.go , so we can enforce a similar behavior:
@@ -215,6 +224,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			if oNode == nil {
 				oNode = n
 			}
+			n.interp.notePanic(oNode, funcNode, callNode, f.recovered) // mcpfs patch
 			errorer, ok := f.recovered.(error)
 			// in this specific case, the stdlib would/will suppress the panic, so we
 			// suppress the logging here accordingly, to get a similar and consistent
@@ -230,7 +240,10 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 
 	dbg := n.interp.debugger
 	if dbg == nil {
-		for exec := n.exec; exec != nil && f.runid() == n.interp.runid(); {
+		// mcpfs patch: the loop sets the exec declared above (upstream
+		// declared a new one), so that the deferred function knows the
+		// node that panicked.
+		for exec = n.exec; exec != nil && f.runid() == n.interp.runid(); {
 			exec = exec(f)
 		}
 		return
@@ -914,6 +927,7 @@ func _recover(n *node) {
 			return tnext
 		}
 
+		n.interp.takePanicPos() // mcpfs patch: the panic is over
 		if isEmptyInterface(n.typ) {
 			dest(f).Set(reflect.ValueOf(f.anc.recovered))
 		} else {
