@@ -309,6 +309,8 @@ func failureError(f *worker.Failure, stderr string) error {
 	switch f.Kind {
 	case worker.FailCompile:
 		return &RunError{Kind: ErrCompile, Msg: f.Msg}
+	case worker.FailExit:
+		return &ExitError{Code: f.Code}
 	default:
 		return &RunError{Kind: ErrPanic, Msg: withFrames(f.Msg, stderr)}
 	}

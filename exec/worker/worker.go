@@ -119,6 +119,31 @@ func Main() int {
 	br := newBridge(conn, ctl.SetReadDeadline, os.Exit)
 	br.flow = newFlow(cfg.CallSlots, cfg.ServerBytes)
 	mcp.Transport = br.Call
+	// The run ends with one Done message: when main returns, or when the
+	// snippet calls mcp.Exit (in any goroutine), which then ends the
+	// process as os.Exit would.
+	var doneOnce sync.Once
+	done := func(f *Failure) (sent bool, err error) {
+		doneOnce.Do(func() {
+			sent = true
+			err = conn.Write(&Message{Type: TypeDone, Failure: f})
+		})
+		return sent, err
+	}
+	mcp.Exiter = func(code int) {
+		var f *Failure
+		if code != 0 {
+			f = &Failure{Kind: FailExit, Code: code, Msg: fmt.Sprintf("exit status %d", code)}
+		}
+		sent, err := done(f)
+		switch {
+		case !sent:
+			select {} // main returned: the worker is ending already
+		case err != nil:
+			os.Exit(exitProtocol)
+		}
+		os.Exit(exitOK)
+	}
 	files := &jobFS{}
 	prepared, prepErr := newInterp(files, false)
 
@@ -146,7 +171,11 @@ func Main() int {
 	default:
 		fail = run(m.Job, prepared, files)
 	}
-	if err := conn.Write(&Message{Type: TypeDone, Failure: fail}); err != nil {
+	sent, err := done(fail)
+	switch {
+	case !sent:
+		select {} // mcp.Exit is ending the process
+	case err != nil:
 		return exitProtocol
 	}
 	return exitOK
