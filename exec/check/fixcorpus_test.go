@@ -230,6 +230,7 @@ const fixShareMin = 95.0
 // and name the fix (the identifier, import or expression to write), in
 // the message or its hint, not deep in a list of candidates. It logs the
 // share (docs/BENCHMARKS.md reports it) and fails on any miss.
+// MCPFS_FIX_SHOW=1 logs every program's messages, to read them.
 func TestFixCorpus(t *testing.T) {
 	cases := loadFixCorpus(t)
 	tree := fixTree(t)
