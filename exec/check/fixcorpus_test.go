@@ -234,41 +234,79 @@ const fixShareMin = 95.0
 func TestFixCorpus(t *testing.T) {
 	cases := loadFixCorpus(t)
 	tree := fixTree(t)
-	var wants, met, programs, programsMet int
-	for _, c := range cases {
-		_, err := Check("snippet.go", c.src, tree, Options{})
+	sc := scoreFixCorpus(cases, tree, func(c fixCase, err error, missed []fixWant) {
 		var el ErrorList
-		if err != nil && !errors.As(err, &el) {
-			t.Errorf("%s/%s: check failed itself: %v", c.file, c.name, err)
-		}
-		if err == nil {
+		switch {
+		case err == nil:
 			t.Errorf("%s/%s (%s): the check passed it, want it refused", c.file, c.name, c.desc)
+		case !errors.As(err, &el):
+			t.Errorf("%s/%s: check failed itself: %v", c.file, c.name, err)
 		}
 		if os.Getenv("MCPFS_FIX_SHOW") != "" {
 			t.Logf("%s/%s:\n%v", c.file, c.name, err)
 		}
-		programs++
-		all := true
-		for _, w := range c.wants {
-			wants++
-			if fixPointed(el, w) {
-				met++
-				continue
-			}
-			all = false
+		for _, w := range missed {
 			t.Errorf("%s/%s (%s): no error at line %d naming %s; got:\n%v", c.file, c.name, c.desc, w.line, strings.Join(w.alts, " or "), err)
 		}
-		if all {
-			programsMet++
+	})
+	t.Logf("fix corpus: %d programs, %d problems: %d point at the line and name the fix (%.1f%%); %d programs fully (%.1f%%)",
+		sc.programs, sc.wants, sc.met, sc.share(), sc.programsMet, 100*float64(sc.programsMet)/float64(sc.programs))
+	if sc.programs < 60 {
+		t.Errorf("the fix corpus has %d programs, want at least 60", sc.programs)
+	}
+	if sc.share() < fixShareMin {
+		t.Errorf("share %.1f%%, want at least %.1f%%", sc.share(), fixShareMin)
+	}
+}
+
+// fixScore counts a run of the fix corpus.
+type fixScore struct {
+	programs, programsMet, wants, met int
+}
+
+func (s fixScore) share() float64 { return 100 * float64(s.met) / float64(s.wants) }
+
+// scoreFixCorpus checks every case and reports each to seen with the
+// check's error and the problems its messages missed.
+func scoreFixCorpus(cases []fixCase, tree iofs.FS, seen func(c fixCase, err error, missed []fixWant)) fixScore {
+	var sc fixScore
+	for _, c := range cases {
+		_, err := Check("snippet.go", c.src, tree, Options{})
+		var el ErrorList
+		errors.As(err, &el)
+		var missed []fixWant
+		for _, w := range c.wants {
+			sc.wants++
+			if fixPointed(el, w) {
+				sc.met++
+			} else {
+				missed = append(missed, w)
+			}
+		}
+		sc.programs++
+		if len(missed) == 0 && err != nil {
+			sc.programsMet++
+		}
+		if seen != nil {
+			seen(c, err, missed)
 		}
 	}
-	share := 100 * float64(met) / float64(wants)
-	t.Logf("fix corpus: %d programs, %d problems: %d point at the line and name the fix (%.1f%%); %d programs fully (%.1f%%)",
-		programs, wants, met, share, programsMet, 100*float64(programsMet)/float64(programs))
-	if programs < 60 {
-		t.Errorf("the fix corpus has %d programs, want at least 60", programs)
+	return sc
+}
+
+// BenchmarkFixCorpus reports the fix corpus's share (problems whose
+// message points at the line and names the fix) as a metric, for the
+// benchmark report (cmd/mcpfs-bench), with the time to check a program.
+func BenchmarkFixCorpus(b *testing.B) {
+	cases := loadFixCorpus(b)
+	tree := fixTree(b)
+	var sc fixScore
+	b.ResetTimer()
+	for range b.N {
+		sc = scoreFixCorpus(cases, tree, nil)
 	}
-	if share < fixShareMin {
-		t.Errorf("share %.1f%%, want at least %.1f%%", share, fixShareMin)
-	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/program")
+	b.ReportMetric(sc.share(), "fix-%")
+	b.ReportMetric(float64(sc.wants), "problems")
+	b.ReportMetric(0, "ns/op")
 }
