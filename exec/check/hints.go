@@ -34,6 +34,9 @@ var (
 	reMultiValue   = regexp.MustCompile(`^multiple-value .* in single-value context$`)
 	reIndexInt     = regexp.MustCompile(`^invalid argument: index .* must be integer$`)
 	reReturnCount  = regexp.MustCompile(`^(not enough|too many) return values`)
+	reMissingKey   = regexp.MustCompile(`^missing key in map literal$`)
+	reErrorConvert = regexp.MustCompile(`^cannot convert .* to type (interface\{Error\(\) string\}|error)$`)
+	reAppendString = regexp.MustCompile(`^invalid append: argument must be a slice; have (.+) \(variable of type string\)$`)
 )
 
 // typeErrorHint explains a type error from its types, or returns "".
@@ -104,6 +107,24 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				return fmt.Sprintf("it returns %d values: assign them first, %s := %s, check err, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), names[0])
 			}
 		}
+	case reMissingKey.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			return fmt.Sprintf("a map literal takes key: value pairs: write %s: <value>", c.text(x))
+		}
+	case reErrorConvert.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			if b, ok := parents[x].(*ast.BinaryExpr); ok {
+				other := b.X
+				if other == x {
+					other = b.Y
+				}
+				os := c.text(other)
+				return fmt.Sprintf("an error is not a string: compare %s.Error() == %s, or strings.Contains(%s.Error(), %s) (after checking %s != nil)", os, c.text(x), os, c.text(x), os)
+			}
+		}
+	case reAppendString.MatchString(msg):
+		v := reAppendString.FindStringSubmatch(msg)[1]
+		return fmt.Sprintf("%s is a string: write %s += ... (or collect the parts in a []string and strings.Join them)", v, v)
 	case reReturnCount.MatchString(msg):
 		if r := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok }); r != nil {
 			return c.returnHint(r.(*ast.ReturnStmt))
@@ -318,6 +339,15 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	if tp, ok := to.Underlying().(*types.Pointer); ok {
 		elem := tp.Elem()
 		inner, innerT := xs, from
+		if tv := c.info.Types[x]; tv.Value != nil && isString(from) && isNumeric(elem) {
+			// A number in quotes: "10" for a *float64.
+			if n, err := strconv.ParseFloat(strings.Trim(tv.Value.ExactString(), `"`), 64); err == nil {
+				inner, innerT = strconv.FormatFloat(n, 'f', -1, 64), types.Typ[types.UntypedInt]
+				if n != float64(int64(n)) {
+					innerT = types.Typ[types.UntypedFloat]
+				}
+			}
+		}
 		if fp, ok := from.Underlying().(*types.Pointer); ok {
 			// A pointer of another type: mcp.Int(5) or &n for a *float64.
 			if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -346,6 +376,15 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 			return fmt.Sprintf("drop the &: pass the %s value itself, %s", toS, c.text(u.X))
 		}
 		return fmt.Sprintf("%s is a pointer: write *%s (after checking %s != nil)", xs, xs, xs)
+	}
+	if isByteSlice(to) && isString(from) {
+		return fmt.Sprintf("convert it: []byte(%s), or use the strings package's function", xs)
+	}
+	if isString(to) && isByteSlice(from) {
+		return fmt.Sprintf("convert it: string(%s)", xs)
+	}
+	if _, ok := to.Underlying().(*types.Map); ok {
+		return fmt.Sprintf("a %s is a map: write %s{key: value, ...}", toS, toS)
 	}
 	if ts, ok := to.Underlying().(*types.Slice); ok && fits(from, ts.Elem()) {
 		return fmt.Sprintf("a %s holds several: write %s{%s}", toS, toS, xs)
@@ -617,7 +656,17 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 		return ""
 	}
 	tup, ok := c.info.Types[rhs].Type.(*types.Tuple)
-	if !ok || tup.Len() <= len(lhs) {
+	if !ok {
+		if t := c.info.Types[rhs].Type; t != nil && len(lhs) > 1 {
+			name := lhs[len(lhs)-1]
+			if types.Identical(t, types.Universe.Lookup("error").Type()) {
+				name = "err"
+			}
+			return fmt.Sprintf("%s returns one value (%s): write %s %s %s", m[2], c.typeString(t), name, tok, c.text(rhs))
+		}
+		return ""
+	}
+	if tup.Len() <= len(lhs) {
 		return ""
 	}
 	var names []string
@@ -743,6 +792,10 @@ func (c *checker) sliceFieldHint(at []ast.Node, parents map[ast.Node]ast.Node) s
 		t := c.info.Types[sel.X].Type
 		if t == nil {
 			continue
+		}
+		if mt, ok := t.Underlying().(*types.Map); ok && isString(mt.Key()) {
+			xs := c.text(sel.X)
+			return fmt.Sprintf("%s is a map (%s): index it, %s[%q] (with the key as the data spells it)", xs, c.typeString(t), xs, sel.Sel.Name)
 		}
 		s, ok := t.Underlying().(*types.Slice)
 		if !ok {

@@ -128,7 +128,7 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	if !strings.HasPrefix(pkg.Path(), treePrefix) {
 		return ""
 	}
-	var funcs, typs []string
+	var funcs, typs, consts []string
 	fields := map[string]string{}
 	for _, n := range pkg.Scope().Names() {
 		obj := pkg.Scope().Lookup(n)
@@ -136,6 +136,8 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 			continue
 		}
 		switch obj := obj.(type) {
+		case *types.Const:
+			consts = append(consts, n)
 		case *types.Func:
 			funcs = append(funcs, n)
 		case *types.TypeName:
@@ -171,6 +173,15 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	funcLine := "functions of " + pkg.Path() + ": " + strings.Join(closestBy(name, funcs, func(fn string) []string { return relatedWords(pkg, fn) }), ", ")
 	if len(funcs) == 0 {
 		return typeLine + "\n(cat " + dir + "/*.go to see them)"
+	}
+	if len(consts) > 0 && strings.Contains(strings.ToLower(closest(name, consts)[0]), strings.ToLower(name)) {
+		// A constant that holds the name: an enum value guessed
+		// (ModeWord for SearchModeWord).
+		near := closest(name, consts)
+		if len(near) > 6 {
+			near = near[:6]
+		}
+		return "constants of " + pkg.Path() + ": " + strings.Join(near, ", ") + "\n" + funcLine + "\n" + typeLine + "\n(cat " + dir + "/*.go to see them)"
 	}
 	if wantType || strings.Contains(name, "Arg") || strings.HasSuffix(name, "Result") {
 		return typeLine + "\n" + funcLine + "\n(cat " + dir + "/*.go to see them)"
