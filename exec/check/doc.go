@@ -53,6 +53,14 @@
 // when the snippet declares Is/As methods or Unwrap() []error, and labels, goto and defer inside a range over
 // a function.
 //
+// Type errors carry hints that name what to write instead, worked out from
+// the types involved (hints.go, typecheck.go): mcp.Ptr for an optional
+// field, the Args literal of a generated function, res, err := for two
+// results, the method of a result type that gives what was wanted, the
+// fields, functions and types of a package closest to a wrong name. The
+// fix corpus (testdata/fixes, TestFixCorpus) checks that each message
+// points at the line and names the fix.
+//
 // Standard packages are type-checked from gc export data embedded in the
 // binary (stdexport.zip, made by `go generate ./exec/check`), so checking
 // needs no Go toolchain at run time. Tree packages (mcpfs/...) are
