@@ -36,6 +36,9 @@ var (
 	reReturnCount  = regexp.MustCompile(`^(not enough|too many) return values`)
 	reMissingKey   = regexp.MustCompile(`^missing key in map literal$`)
 	reErrorConvert = regexp.MustCompile(`^cannot convert .* to type (interface\{Error\(\) string\}|error)$`)
+	reNonBool      = regexp.MustCompile(`^non-boolean (condition in .* statement|used as condition)`)
+	reCannotAssign = regexp.MustCompile(`^cannot assign to (\w+) \(`)
+	reConvertIndex = regexp.MustCompile(`^cannot convert .* \(untyped string constant\) to type int$`)
 	reAppendString = regexp.MustCompile(`^invalid append: argument must be a slice; have (.+) \(variable of type string\)$`)
 )
 
@@ -64,6 +67,12 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			return xt != nil && yt != nil && !types.Identical(xt, yt) && !fits(xt, yt) && !fits(yt, xt)
 		}); b != nil {
 			return c.binaryHint(b.(*ast.BinaryExpr))
+		}
+		if a, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+			lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
+			if lt != nil && rt != nil {
+				return c.convertHint(a.Rhs[0], rt, lt)
+			}
 		}
 	case reAssignCount.MatchString(msg):
 		return c.assignCountHint(te.Pos, reAssignCount.FindStringSubmatch(msg))
@@ -105,6 +114,42 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 					}
 				}
 				return fmt.Sprintf("it returns %d values: assign them first, %s := %s, check err, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), names[0])
+			}
+		}
+	case reNonBool.MatchString(msg):
+		if x := c.enclosingCond(te.Pos); x != nil {
+			xs := c.text(x)
+			switch t := c.info.Types[x].Type; {
+			case t == nil:
+			case types.Identical(t, types.Universe.Lookup("error").Type()):
+				return fmt.Sprintf("an error is not a bool: write %s != nil", xs)
+			case isString(t):
+				return fmt.Sprintf(`a string is not a bool: write %s != ""`, xs)
+			case isNumeric(t):
+				return fmt.Sprintf("a number is not a bool: write %s != 0", xs)
+			default:
+				if _, ok := t.Underlying().(*types.Pointer); ok {
+					return fmt.Sprintf("write %s != nil", xs)
+				}
+			}
+		}
+	case reCannotAssign.MatchString(msg):
+		name := reCannotAssign.FindStringSubmatch(msg)[1]
+		if x := outerExpr(at); x != nil {
+			if id, ok := x.(*ast.Ident); ok {
+				if _, isConst := c.info.Uses[id].(*types.Const); isConst {
+					return fmt.Sprintf("%s is a constant: declare it with var %s = ... to change it", name, name)
+				}
+			}
+		}
+	case reConvertIndex.MatchString(msg):
+		if ix := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok }); ix != nil {
+			ie := ix.(*ast.IndexExpr)
+			if t := c.info.Types[ie.X].Type; t != nil {
+				if _, ok := t.Underlying().(*types.Slice); ok {
+					xs := c.text(ie.X)
+					return fmt.Sprintf("%s is a slice, indexed by position: to find an element by a field, range over it: for _, x := range %s { if x.<Field> == %s { ... } }", xs, xs, c.text(ie.Index))
+				}
 			}
 		}
 	case reMissingKey.MatchString(msg):
@@ -451,8 +496,20 @@ func (c *checker) methodHint(xs string, from, to types.Type) string {
 			ways = append(ways, fmt.Sprintf("%s.%s()", xs, fn.Name()))
 		case sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(res) && isByteSlice(to):
 			ways = append(ways, fmt.Sprintf("[]byte(%s.%s())", xs, fn.Name()))
-		case sig.Params().Len() == 1 && isEmptyInterface(sig.Params().At(0).Type()) && isByteSlice(to):
+		case sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(res) && isNumeric(to):
+			ways = append(ways, fmt.Sprintf("strconv.Atoi(%s.%s())", xs, fn.Name()))
+		case sig.Params().Len() == 1 && isEmptyInterface(sig.Params().At(0).Type()) && sig.Results().Len() == 1:
 			ways = append(ways, fmt.Sprintf("%s.%s(&v) to decode it into v directly", xs, fn.Name()))
+		}
+	}
+	if st, ok := deref(from).Underlying().(*types.Struct); ok && len(ways) == 0 {
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f.Exported() && types.AssignableTo(f.Type(), to) {
+				ways = append(ways, xs+"."+f.Name())
+			}
+		}
+		if len(ways) > 0 {
+			return fmt.Sprintf("%s %s is not %s %s: use one of its fields, %s", article(c.typeString(from)), c.typeString(from), article(c.typeString(to)), c.typeString(to), strings.Join(ways, ", "))
 		}
 	}
 	if len(ways) == 0 {
@@ -688,14 +745,27 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 // argsHint: a generated function takes one Args struct.
 func (c *checker) argsHint(call *ast.CallExpr) string {
 	sig, ok := c.info.Types[call.Fun].Type.(*types.Signature)
-	if !ok || sig.Params().Len() != 1 {
-		return ""
-	}
-	t := sig.Params().At(0).Type()
-	st, ok := t.Underlying().(*types.Struct)
 	if !ok {
 		return ""
 	}
+	var st *types.Struct
+	if sig.Params().Len() == 1 {
+		st, _ = sig.Params().At(0).Type().Underlying().(*types.Struct)
+	}
+	if st == nil {
+		// Any other function: its parameters, with their names.
+		params := make([]string, sig.Params().Len())
+		for i := range params {
+			p := sig.Params().At(i)
+			ts := c.typeString(p.Type())
+			if sig.Variadic() && i == len(params)-1 {
+				ts = "..." + strings.TrimPrefix(ts, "[]")
+			}
+			params[i] = strings.TrimSpace(p.Name() + " " + ts)
+		}
+		return fmt.Sprintf("%s takes (%s)", c.text(call.Fun), strings.Join(params, ", "))
+	}
+	t := sig.Params().At(0).Type()
 	var values []string
 	fit := true
 	req := requiredFields(st)
@@ -961,4 +1031,25 @@ func (c *checker) zeroValue(t types.Type) string {
 		return c.typeString(t) + "{}"
 	}
 	return "nil"
+}
+
+// enclosingCond returns the condition of the if, for or switch statement
+// at pos.
+func (c *checker) enclosingCond(pos token.Pos) ast.Expr {
+	var cond ast.Expr
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos > n.End() {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.IfStmt:
+			cond = s.Cond
+		case *ast.ForStmt:
+			if s.Cond != nil {
+				cond = s.Cond
+			}
+		}
+		return true
+	})
+	return cond
 }

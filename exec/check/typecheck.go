@@ -116,6 +116,23 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 					return `add import "` + p + `"`
 				}
 			}
+			// A function of a standard package called without its
+			// package name: Sprintf.
+			if token.IsExported(id.Name) {
+				var in []string
+				for _, p := range c.allowed {
+					pkg, err := c.cache.Import(p)
+					if err != nil {
+						continue
+					}
+					if _, ok := pkg.Scope().Lookup(id.Name).(*types.Func); ok {
+						in = append(in, pkg.Name()+"."+id.Name+` (import "`+p+`")`)
+					}
+				}
+				if len(in) > 0 && len(in) <= 4 {
+					return "write " + strings.Join(in, ", or ")
+				}
+			}
 		}
 	}
 	return c.typeErrorHint(te, at, parents)
