@@ -429,6 +429,13 @@ func (r *rewriter) jsonDecode(call *ast.CallExpr) bool {
 			return false
 		}
 		target = call.Args[1]
+		if p, ok := r.info.TypeOf(target).(*types.Pointer); ok && unmarshalNeeds(p.Elem(), map[types.Type]bool{}) {
+			if h := r.unmarshalCall(p.Elem()); h != "" {
+				r.replace(call.Fun.Pos(), call.Fun.End(), h)
+				r.consume(call)
+				return true
+			}
+		}
 	case "(*encoding/json.Decoder).Decode":
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || len(call.Args) != 1 {

@@ -32,6 +32,10 @@ type checker struct {
 	pkg      *types.Package
 	errs     ErrorList
 	imports  map[string]bool // import path → used by the snippet
+
+	// unmarshalByRewrite: the json.Unmarshal being checked calls
+	// UnmarshalJSON methods through the rewrite.
+	unmarshalByRewrite bool
 }
 
 func (c *checker) errorf(pos token.Pos, hint, format string, args ...any) {
