@@ -19,8 +19,9 @@ import (
 // a struct through a mirror struct with the same fields and tags in which
 // the fields that need the method are json.RawMessage, decoded by
 // encoding/json (Go's field matching, merging and type errors), then the
-// method called for each such field present. Maps, arrays and embedded
-// structs on the way to a method, and UnmarshalText, stay refused.
+// method called for each such field present; a map with string keys
+// member by member. Arrays and embedded structs on the way to a method,
+// and UnmarshalText, stay refused.
 
 // unmarshalMethod reports whether t is a package-level type of the
 // snippet (or the tree) whose pointer has UnmarshalJSON.
@@ -65,7 +66,8 @@ func unmarshalNeeds(t types.Type, seen map[types.Type]bool) bool {
 
 // unmarshalSupported reports whether the rewrite can decode into t: every
 // type with UnmarshalJSON sits at the top, in a struct field, behind a
-// pointer or in a slice; no UnmarshalText; named types at package level.
+// pointer, in a slice or in a map with string keys; no UnmarshalText;
+// named types at package level.
 func unmarshalSupported(t types.Type, seen map[types.Type]bool) bool {
 	t = types.Unalias(t)
 	if seen[t] {
@@ -91,6 +93,12 @@ func unmarshalSupported(t types.Type, seen map[types.Type]bool) bool {
 	case *types.Pointer:
 		return unmarshalSupported(u.Elem(), seen)
 	case *types.Slice:
+		return unmarshalSupported(u.Elem(), seen)
+	case *types.Map:
+		// Keys of a string kind without methods of their own.
+		if !isString(u.Key()) || types.NewMethodSet(types.NewPointer(u.Key())).Len() > 0 {
+			return false
+		}
 		return unmarshalSupported(u.Elem(), seen)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
@@ -128,7 +136,7 @@ func (r *rewriter) unmarshalCall(t types.Type) string {
 	name := r.fresh("unmarshal")
 	r.helpers[key] = name
 	sh := r.qualify(types.NewPackage(shimPath, "shim"))
-	r.defs = append(r.defs, fmt.Sprintf("func %s(data []byte, v *%s) error {\nraw, err := %s.JSONValue(data)\nif err != nil {\nreturn err\n}\nreturn %s(raw, v)\n}\n", name, tn, sh, dec))
+	r.defs = append(r.defs, fmt.Sprintf("func %s(data []byte, v *%s) error {\nraw, err := %s.JSONValue(data)\nif err != nil {\nreturn err\n}\nreturn %s.Unstop(%s(raw, v, \"\", \"\"))\n}\n", name, tn, sh, sh, dec))
 	return name
 }
 
@@ -149,36 +157,43 @@ func (r *rewriter) decodeFn(t types.Type) string {
 	if !ok {
 		return ""
 	}
-	r.defs = append(r.defs, fmt.Sprintf("func %s(data []byte, v *%s) error {\n%s\n}\n", name, tn, body))
+	r.defs = append(r.defs, fmt.Sprintf("func %s(data []byte, v *%s, st, path string) error {\n%s\n}\n", name, tn, body))
 	return name
 }
 
 func (r *rewriter) decodeBody(t types.Type) (string, bool) {
-	if unmarshalMethod(t) {
-		return "return v.UnmarshalJSON(data)", true
-	}
 	js := r.qualify(types.NewPackage("encoding/json", "json"))
 	sh := r.qualify(types.NewPackage(shimPath, "shim"))
+	if unmarshalMethod(t) {
+		return "return " + sh + ".Stop(" + sh + ".Context(v.UnmarshalJSON(data), st, path))", true
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Pointer:
 		en, h := r.typeNameQuiet(u.Elem()), r.decodeFn(u.Elem())
 		if en == "" || h == "" {
 			return "", false
 		}
-		return fmt.Sprintf("if string(data) == \"null\" {\n*v = nil\nreturn nil\n}\nif *v == nil {\n*v = new(%s)\n}\nreturn %s(data, *v)", en, h), true
+		return fmt.Sprintf("if string(data) == \"null\" {\n*v = nil\nreturn nil\n}\nif *v == nil {\n*v = new(%s)\n}\nreturn %s(data, *v, st, path)", en, h), true
 	case *types.Slice:
 		h := r.decodeFn(u.Elem())
 		tn := r.typeNameQuiet(t)
 		if h == "" || tn == "" {
 			return "", false
 		}
-		return fmt.Sprintf("if string(data) == \"null\" {\n*v = nil\nreturn nil\n}\nvar raws []%s.RawMessage\nif err := %s.Unmarshal(data, &raws); err != nil {\nreturn err\n}\ns := make(%s, len(raws))\nfor i := range raws {\nif err := %s(raws[i], &s[i]); err != nil {\n*v = s[:i+1]\nreturn err\n}\n}\n*v = s\nreturn nil", js, js, tn, h), true
+		return fmt.Sprintf("if string(data) == \"null\" {\n*v = nil\nreturn nil\n}\nvar raws []%s.RawMessage\nif err := %s.Unmarshal(data, &raws); err != nil {\nreturn %s.TypeAt(err, %q, st, path)\n}\ns := make(%s, len(raws))\nvar first error\nfor i := range raws {\nif err := %s(raws[i], &s[i], st, path); err != nil {\nif %s.Stopped(err) {\n*v = s[:i+1]\nreturn err\n}\nif first == nil {\nfirst = err\n}\n}\n}\n*v = s\nreturn first", js, js, sh, goTypeName(t), tn, h, sh), true
+	case *types.Map:
+		h := r.decodeFn(u.Elem())
+		tn, kn, en := r.typeNameQuiet(t), r.typeNameQuiet(u.Key()), r.typeNameQuiet(u.Elem())
+		if h == "" || tn == "" || kn == "" || en == "" {
+			return "", false
+		}
+		return fmt.Sprintf("if string(data) == \"null\" {\n*v = nil\nreturn nil\n}\nkeys, vals, err := %s.Members(data)\nif err != nil {\nreturn %s.TypeAt(err, %q, st, path)\n}\nif *v == nil {\n*v = make(%s)\n}\nvar first error\nfor i := range keys {\nvar e %s\nif err := %s(vals[i], &e, st, path); err != nil {\nif %s.Stopped(err) {\nreturn err\n}\nif first == nil {\nfirst = err\n}\n}\n(*v)[%s(keys[i])] = e\n}\nreturn first", sh, sh, goTypeName(t), tn, en, h, sh, kn), true
 	case *types.Struct:
 		// Members are decoded in the order they stand in the object, and
 		// a method's error stops there, as in Go: the fields of the
 		// members after it keep their values.
 		var decl, in, keys, plain []string
-		type custom struct{ field, helper string }
+		type custom struct{ field, helper, key string }
 		var customs []custom
 		var plainIdx []int
 		for i := 0; i < u.NumFields(); i++ {
@@ -201,7 +216,7 @@ func (r *rewriter) decodeBody(t types.Type) (string, bool) {
 					return "", false
 				}
 				decl = append(decl, fmt.Sprintf("%s %s.RawMessage%s", f.Name(), js, tag))
-				customs = append(customs, custom{f.Name(), h})
+				customs = append(customs, custom{f.Name(), h, key})
 				keys = append(keys, strconv.Quote(key))
 				continue
 			}
@@ -221,7 +236,7 @@ func (r *rewriter) decodeBody(t types.Type) (string, bool) {
 		for _, l := range in {
 			b.WriteString(l + "\n")
 		}
-		fmt.Fprintf(&b, "err := %s.Unmarshal(data, &m, []string{%s})\n", sh, strings.Join(names, ", "))
+		fmt.Fprintf(&b, "err := %s.Prefix(%s.TypeAt(%s.Unmarshal(data, &m, []string{%s}), %q, st, path), path)\n", sh, sh, sh, strings.Join(names, ", "), goTypeName(t))
 		fmt.Fprintf(&b, "if err != nil && !%s.TypeError(err) {\n", sh)
 		for _, p := range plain {
 			fmt.Fprintf(&b, "v.%s = m.%s\n", p, p)
@@ -238,9 +253,9 @@ func (r *rewriter) decodeBody(t types.Type) (string, bool) {
 			}
 			fmt.Fprintf(&b, "order := []int{%s}\nfor _, k := range %s.ByPos(order) {\nswitch k {\n", strings.Join(ci, ", "), sh)
 			for i, c := range customs {
-				fmt.Fprintf(&b, "case %d:\ncerr = %s(m.%s, &v.%s)\n", i, c.helper, c.field, c.field)
+				fmt.Fprintf(&b, "case %d:\ncerr = %s(m.%s, &v.%s, %q, %s.Join(path, %q))\n", i, c.helper, c.field, c.field, structName(t), sh, c.key)
 			}
-			b.WriteString("}\nif cerr != nil {\nfailAt = order[k]\nbreak\n}\n}\n")
+			fmt.Fprintf(&b, "}\nif cerr != nil && !%s.Stopped(cerr) {\nif err == nil {\nerr = cerr\n}\ncerr = nil\n}\nif cerr != nil {\nfailAt = order[k]\nbreak\n}\n}\n", sh)
 		}
 		for i, p := range plain {
 			fmt.Fprintf(&b, "if cerr == nil || pos[%d] < failAt {\nv.%s = m.%s\n}\n", plainIdx[i], p, p)
@@ -249,4 +264,17 @@ func (r *rewriter) decodeBody(t types.Type) (string, bool) {
 		return b.String(), true
 	}
 	return "", false
+}
+
+// goTypeName is t's name as reflect prints it: packages by their name.
+func goTypeName(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// structName is the name encoding/json gives the struct type t in errors.
+func structName(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
 }
