@@ -16,7 +16,8 @@
 //   - json.Marshal/MarshalIndent/Encoder.Encode: MarshalJSON/MarshalText
 //     methods anywhere inside, embedded structs (flattened with Go's rules)
 //     and unexported fields; json.Unmarshal/Decode name struct types in
-//     their errors;
+//     their errors, and json.Unmarshal calls UnmarshalJSON methods of the
+//     snippet's types (rewrite_unmarshal.go);
 //   - index and slice expressions check bounds, and panic calls carry the
 //     line, so that a panic says Go's message at the snippet's line; a
 //     function that defers returns zero results after a recovered panic;
@@ -45,7 +46,8 @@
 //
 // Refused with a hint: imports outside the allowlist and the tree,
 // text/template's file parsing and templates over the snippet's types with
-// methods, decoding into types with UnmarshalJSON/UnmarshalText, finding a
+// methods, decoding into types with UnmarshalText or through an array, an
+// embedded struct or Decoder.Decode into types with UnmarshalJSON, finding a
 // value (non-pointer) type of the snippet's in an error or another standard
 // interface, two types of the snippet's with the same fields asserted from
 // an interface (the interpreter cannot tell them apart), type switch
