@@ -39,7 +39,8 @@ var (
 	reNonBool      = regexp.MustCompile(`^non-boolean (condition in .* statement|used as condition)`)
 	reCannotAssign = regexp.MustCompile(`^cannot assign to (\w+) \(`)
 	reConvertIndex = regexp.MustCompile(`^cannot convert .* \(untyped string constant\) to type int$`)
-	reAppendString = regexp.MustCompile(`^invalid append: argument must be a slice; have (.+) \(variable of type string\)$`)
+	reAppendString = regexp.MustCompile(`^invalid append: argument must be a slice; have (.+) \(variable of type (.+)\)$`)
+	reBreak        = regexp.MustCompile(`^(break|continue) not in for`)
 )
 
 // typeErrorHint explains a type error from its types, or returns "".
@@ -168,8 +169,28 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			}
 		}
 	case reAppendString.MatchString(msg):
-		v := reAppendString.FindStringSubmatch(msg)[1]
-		return fmt.Sprintf("%s is a string: write %s += ... (or collect the parts in a []string and strings.Join them)", v, v)
+		m := reAppendString.FindStringSubmatch(msg)
+		v := m[1]
+		if x := outerExpr(at); x != nil {
+			switch t := c.info.Types[x].Type; {
+			case t == nil:
+			case isString(t):
+				return fmt.Sprintf("%s is a string: write %s += ... (or collect the parts in a []string and strings.Join them)", v, v)
+			default:
+				if mt, ok := t.Underlying().(*types.Map); ok {
+					key, val := "key", "value"
+					if call, ok := parents[x].(*ast.CallExpr); ok && len(call.Args) == 2 {
+						key = c.text(call.Args[1])
+					}
+					if types.Identical(mt.Elem(), types.Typ[types.Bool]) {
+						val = "true"
+					}
+					return fmt.Sprintf("%s is a map: set an entry, %s[%s] = %s", v, v, key, val)
+				}
+			}
+		}
+	case reBreak.MatchString(msg):
+		return "it is not inside a loop: to leave the function, return"
 	case reReturnCount.MatchString(msg):
 		if r := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok }); r != nil {
 			return c.returnHint(r.(*ast.ReturnStmt))
@@ -460,6 +481,12 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	if h := c.methodHint(xs, from, to); h != "" {
 		return h
 	}
+	if h := c.slicesHint(x, from); h != "" {
+		return h
+	}
+	if s, ok := from.Underlying().(*types.Slice); ok && isString(s.Elem()) && isString(to) {
+		return fmt.Sprintf("a %s is several strings: write strings.Join(%s, \", \") (or pick one, %s[0])", c.typeString(from), xs, xs)
+	}
 	if h := c.siblingHint(x, from); h != "" {
 		return h
 	}
@@ -660,6 +687,11 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 			return fmt.Sprintf("%s is a bool: write %s or !%s", c.text(p[0]), c.text(p[0]), c.text(p[0]))
 		}
 	}
+	for _, p := range [][2]types.Type{{xt, yt}, {yt, xt}} {
+		if p[0] == types.Universe.Lookup("rune").Type() && isString(p[1]) {
+			return "ranging over a string gives runes: compare with a rune literal ('a'), or split the string first (strings.Split(s, \"\\n\"), strings.Fields(s))"
+		}
+	}
 	switch {
 	case isString(xt) && isNumeric(yt):
 		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", ys, ys)
@@ -729,15 +761,21 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 	var names []string
 	names = append(names, lhs...)
 	for i := len(lhs); i < tup.Len(); i++ {
-		if types.Identical(tup.At(i).Type(), types.Universe.Lookup("error").Type()) {
+		switch {
+		case types.Identical(tup.At(i).Type(), types.Universe.Lookup("error").Type()):
 			names = append(names, "err")
-		} else {
+		case types.Identical(tup.At(i).Type(), types.Typ[types.Bool]):
+			names = append(names, "ok")
+		default:
 			names = append(names, "_")
 		}
 	}
 	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, c.text(rhs))
-	if names[len(names)-1] == "err" {
+	switch names[len(names)-1] {
+	case "err":
 		h += ", then check err"
+	case "ok":
+		h += ", then check ok"
 	}
 	return h
 }
@@ -1052,4 +1090,32 @@ func (c *checker) enclosingCond(pos token.Pos) ast.Expr {
 		return true
 	})
 	return cond
+}
+
+// slicesHint: a function of strings or bytes given a slice: the slices
+// package has one of the same name for slices (slices.Contains).
+func (c *checker) slicesHint(x ast.Expr, from types.Type) string {
+	if _, ok := from.Underlying().(*types.Slice); !ok {
+		return ""
+	}
+	call, ok := c.enclosing(x.Pos(), func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && slices.Contains(call.Args, x)
+	}).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := c.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || (fn.Pkg().Path() != "strings" && fn.Pkg().Path() != "bytes") {
+		return ""
+	}
+	sp, err := c.cache.Import("slices")
+	if err != nil || sp.Scope().Lookup(fn.Name()) == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s works on one string; for a slice write slices.%s (import \"slices\")", c.text(call.Fun), fn.Name())
 }

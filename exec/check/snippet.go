@@ -92,8 +92,11 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 		if errors.As(perr, &list) {
 			for _, e := range list {
 				hint := ""
-				if strings.Contains(e.Msg, "expected 'package'") {
+				switch {
+				case strings.Contains(e.Msg, "expected 'package'"):
 					hint = "a snippet starts with `package main`"
+				case strings.Contains(e.Msg, "expected at most 2 expressions"):
+					hint = "range gives at most two values: for key, value := range m (for i, v := range s)"
 				}
 				p := e.Pos
 				p.Filename = filename
@@ -410,6 +413,7 @@ func camelWords(s string) []string {
 
 // synonyms are words models use for one another in tool names.
 var synonyms = [][]string{
+	{"info", "stat", "describe", "details", "metadata"},
 	{"get", "read", "fetch", "load", "retrieve", "open", "show", "view"},
 	{"save", "write", "store", "put"},
 	{"remove", "delete", "rm", "destroy", "drop"},
