@@ -435,6 +435,9 @@ func (r *rewriter) jsonDecode(call *ast.CallExpr) bool {
 				r.consume(call)
 				return true
 			}
+			r.errorf(target.Pos(), "decode into a plain type (string, number, json.RawMessage) and convert it after Unmarshal; declare the types at package level",
+				"Unmarshal would differ in snippets: encoding/json cannot call the UnmarshalJSON methods inside %s in the interpreter", types.TypeString(p.Elem(), r.qualifier))
+			return true
 		}
 	case "(*encoding/json.Decoder).Decode":
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
