@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -420,6 +421,12 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 				inner, innerT = c.text(u.X), c.info.Types[u.X].Type
 			} else if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
 				inner, innerT = c.text(call.Args[0]), c.info.Types[call.Args[0]].Type
+				if tv := c.info.Types[call.Args[0]]; tv.Value != nil && isNumeric(tv.Type) {
+					innerT = types.Typ[types.UntypedInt] // a constant: mcp.Int(5)
+					if tv.Value.Kind() == constant.Float {
+						innerT = types.Typ[types.UntypedFloat]
+					}
+				}
 			} else {
 				inner, innerT = "*"+xs, fp.Elem()
 			}
@@ -434,10 +441,20 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 			if !types.Identical(innerT, elem) && !isUntyped(innerT) {
 				return fmt.Sprintf("optional fields are pointers: write mcp.Ptr(%s(%s))%s", c.typeString(elem), inner, c.mcpImport())
 			}
+			if isInteger(elem) && isUntyped(innerT) && !isInteger(innerT) {
+				if f, err := strconv.ParseFloat(inner, 64); err == nil {
+					return fmt.Sprintf("the field is a %s: write mcp.Ptr(%d)%s", toS, int64(f), c.mcpImport())
+				}
+			}
 			return fmt.Sprintf("optional fields are pointers: write mcp.Ptr(%s)%s", inner, c.mcpImport())
 		}
 	}
 	if fp, ok := from.Underlying().(*types.Pointer); ok && fits(fp.Elem(), to) {
+		if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if at := c.info.Types[call.Args[0]].Type; at != nil && fits(at, to) {
+				return fmt.Sprintf("a required field is a plain %s, not a pointer: write %s", toS, c.text(call.Args[0]))
+			}
+		}
 		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
 			return fmt.Sprintf("drop the &: pass the %s value itself, %s", toS, c.text(u.X))
 		}
@@ -477,6 +494,9 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 			return fmt.Sprintf("the field is a %s: write the number without quotes", toS)
 		}
 		return fmt.Sprintf("the field is a %s: parse the string first (strconv.ParseFloat / strconv.Atoi)", toS)
+	}
+	if _, ok := to.Underlying().(*types.Struct); ok && types.ConvertibleTo(from, to) {
+		return fmt.Sprintf("the two types have the same fields: convert it, %s(%s)", toS, xs)
 	}
 	if h := c.methodHint(xs, from, to); h != "" {
 		return h
@@ -997,7 +1017,7 @@ func (c *checker) siblingHint(x ast.Expr, from types.Type) string {
 	if len(fits) == 0 || len(fits) > 5 {
 		return ""
 	}
-	return fmt.Sprintf("%s takes no %s there; %s does", c.text(call.Fun), c.typeString(from), strings.Join(fits, ", "))
+	return fmt.Sprintf("%s takes another type there; for a %s: %s", c.text(call.Fun), c.typeString(from), strings.Join(fits, ", "))
 }
 
 // returnHint writes a return with the values the function wants: those
