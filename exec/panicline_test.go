@@ -16,7 +16,8 @@ import (
 // statement that panicked, in Go's words, wherever that statement sits:
 // in main, in a function or method several calls down, in a closure that
 // compiled code (sort.Slice) calls, after an earlier panic was recovered.
-// The line is the one Go's traceback gives for the same program.
+// The line is the one Go's traceback gives for the same program; a
+// goroutine's panic also names the functions it went through.
 func TestPanicAtStatement(t *testing.T) {
 	if raceEnabled {
 		t.Skip("-race: the worker's interpreter runs without the race detector here (test.sh runs it)")
@@ -142,6 +143,28 @@ func main() {
 }
 `, "snippet.go:7: runtime error: integer divide by zero"},
 	}
+	tests = append(tests, struct{ name, src, want string }{"nil deref in a goroutine", `package main
+
+import (
+	"fmt"
+	"time"
+)
+
+type T struct{ n int }
+
+func work(t *T) {
+	t.n = 3
+}
+
+func main() {
+	go func() {
+		var t *T
+		fmt.Println("g")
+		work(t)
+	}()
+	time.Sleep(5 * time.Second)
+}
+`, "in a goroutine: snippet.go:11: " + nilDeref + " (in main.work; called from main.main.func)"})
 	r := newRunner(t, Options{})
 	tree := fstest.MapFS{"mcp/mcp.go": &fstest.MapFile{Data: []byte("package mcp\n")}}
 	for _, tt := range tests {

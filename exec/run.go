@@ -369,6 +369,14 @@ func withFrames(msg, stderr string) string {
 	if len(frames) == 0 || knownPos.MatchString(msg) {
 		return msg
 	}
+	// A short stderr comes as its head and its tail, the same lines
+	// twice: keep the frames up to the first line seen again.
+	for i := 1; i < len(frames); i++ {
+		if frames[i][0] == frames[0][0] {
+			frames = frames[:i]
+			break
+		}
+	}
 	at := frames[0][1]
 	if i := strings.LastIndexByte(at, ':'); i > 0 {
 		at = at[:i] // file:line, as Go's traceback gives it
