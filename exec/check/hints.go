@@ -42,6 +42,7 @@ var (
 	reConvertIndex = regexp.MustCompile(`^cannot convert .* \(untyped string constant\) to type int$`)
 	reAppendString = regexp.MustCompile(`^invalid append: argument must be a slice; have (.+) \(variable of type (.+)\)$`)
 	reBreak        = regexp.MustCompile(`^(break|continue) not in for`)
+	reLenStruct    = regexp.MustCompile(`^invalid argument: .* \(variable of struct type .*\) for built-in (len|cap)$`)
 )
 
 // typeErrorHint explains a type error from its types, or returns "".
@@ -189,6 +190,11 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 					return fmt.Sprintf("%s is a map: set an entry, %s[%s] = %s", v, v, key, val)
 				}
 			}
+		}
+	case reLenStruct.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			h, _, _ := strings.Cut(c.rangeStructHint(x), ", or decode")
+			return strings.Replace(h, ": range over ", ": take the len of ", 1)
 		}
 	case reBreak.MatchString(msg):
 		return "it is not inside a loop: to leave the function, return"
@@ -495,6 +501,17 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 		}
 		return fmt.Sprintf("the field is a %s: parse the string first (strconv.ParseFloat / strconv.Atoi)", toS)
 	}
+	if fs, ok := from.(*types.Signature); ok {
+		if ts, ok := to.Underlying().(*types.Signature); ok && !types.Identical(fs, ts) {
+			return fmt.Sprintf("it wants a %s", c.sigString(ts))
+		}
+	}
+	if isString(from) && types.Identical(to, types.Universe.Lookup("error").Type()) {
+		return fmt.Sprintf("a string is not an error: compare the message, strings.Contains(err.Error(), %s), or make an error, errors.New(%s)", xs, xs)
+	}
+	if h := c.constructorHint(from, to); h != "" {
+		return h
+	}
 	if _, ok := to.Underlying().(*types.Struct); ok && types.ConvertibleTo(from, to) {
 		return fmt.Sprintf("the two types have the same fields: convert it, %s(%s)", toS, xs)
 	}
@@ -707,6 +724,11 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 			return fmt.Sprintf("%s is a bool: write %s or !%s", c.text(p[0]), c.text(p[0]), c.text(p[0]))
 		}
 	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if sl, ok := c.info.Types[p[0]].Type.Underlying().(*types.Slice); ok && isString(sl.Elem()) && isString(c.info.Types[p[1]].Type) {
+			return fmt.Sprintf("%s is several strings: write strings.Join(%s, \", \")", c.text(p[0]), c.text(p[0]))
+		}
+	}
 	for _, p := range [][2]types.Type{{xt, yt}, {yt, xt}} {
 		if p[0] == types.Universe.Lookup("rune").Type() && isString(p[1]) {
 			return "ranging over a string gives runes: compare with a rune literal ('a'), or split the string first (strings.Split(s, \"\\n\"), strings.Fields(s))"
@@ -788,6 +810,12 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 			names = append(names, "ok")
 		default:
 			names = append(names, "_")
+		}
+	}
+	if call, ok := rhs.(*ast.CallExpr); ok {
+		if fn, ok := c.info.Uses[calleeIdent(call.Fun)].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && strings.HasPrefix(fn.Name(), "Print") {
+			sname := "S" + strings.ToLower(fn.Name()[:1]) + fn.Name()[1:]
+			return fmt.Sprintf("fmt.%s prints; fmt.%s returns the string: %s %s fmt.%s(...)", fn.Name(), sname, strings.Join(lhs, ", "), tok, sname)
 		}
 	}
 	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, c.text(rhs))
@@ -1010,7 +1038,7 @@ func (c *checker) siblingHint(x ast.Expr, from types.Type) string {
 		if sig.Params().Len() != len(call.Args) || sig.TypeParams() != nil {
 			continue
 		}
-		if types.AssignableTo(from, sig.Params().At(pos).Type()) {
+		if pt := sig.Params().At(pos).Type(); types.AssignableTo(from, pt) && !types.IsInterface(pt) {
 			fits = append(fits, c.text(sel.X)+"."+n)
 		}
 	}
@@ -1138,4 +1166,60 @@ func (c *checker) slicesHint(x ast.Expr, from types.Type) string {
 		return ""
 	}
 	return fmt.Sprintf("%s works on one string; for a slice write slices.%s (import \"slices\")", c.text(call.Fun), fn.Name())
+}
+
+// sigString writes a func type with its parameter names, grouped as Go
+// code writes them: func(i, j int) bool.
+func (c *checker) sigString(sig *types.Signature) string {
+	var parts []string
+	ps := sig.Params()
+	for i := 0; i < ps.Len(); i++ {
+		name, t := ps.At(i).Name(), c.typeString(ps.At(i).Type())
+		if i+1 < ps.Len() && name != "" && types.Identical(ps.At(i).Type(), ps.At(i+1).Type()) {
+			parts = append(parts, name)
+			continue
+		}
+		parts = append(parts, strings.TrimSpace(name+" "+t))
+	}
+	res := ""
+	switch rs := sig.Results(); rs.Len() {
+	case 0:
+	case 1:
+		res = " " + c.typeString(rs.At(0).Type())
+	default:
+		res = " (" + c.tupleString(rs) + ")"
+	}
+	return "func(" + strings.Join(parts, ", ") + ")" + res
+}
+
+// constructorHint: a value of type from where a named type of a package
+// is wanted: the functions of that package that make one from it
+// (time.Parse for a string where a time.Time is wanted).
+func (c *checker) constructorHint(from, to types.Type) string {
+	named, ok := types.Unalias(to).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() == c.pkg || isUntyped(from) {
+		return ""
+	}
+	pkg := named.Obj().Pkg()
+	var makers []string
+	for _, n := range pkg.Scope().Names() {
+		f, ok := pkg.Scope().Lookup(n).(*types.Func)
+		if !ok || !f.Exported() {
+			continue
+		}
+		sig := f.Type().(*types.Signature)
+		if sig.Results().Len() == 0 || !types.Identical(sig.Results().At(0).Type(), to) {
+			continue
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			if types.Identical(sig.Params().At(i).Type(), from) {
+				makers = append(makers, c.qualifier(pkg)+"."+n+strings.TrimPrefix(c.sigString(sig), "func"))
+				break
+			}
+		}
+	}
+	if len(makers) == 0 || len(makers) > 4 {
+		return ""
+	}
+	return fmt.Sprintf("to make a %s from a %s: %s", c.typeString(to), c.typeString(from), strings.Join(makers, "; "))
 }
