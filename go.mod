@@ -49,4 +49,6 @@ require (
 // see cmd/internal/thirdparty/README.md.
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./cmd/internal/thirdparty/jsonschema
 
+// A run-time panic is located at the expression that panicked, not at
+// the function's first line: see cmd/internal/thirdparty/README.md.
 replace github.com/traefik/yaegi => ./cmd/internal/thirdparty/yaegi
