@@ -42,6 +42,7 @@ var (
 	reConvertIndex = regexp.MustCompile(`^cannot convert .* \(untyped string constant\) to type int$`)
 	reAppendString = regexp.MustCompile(`^invalid append: argument must be a slice; have (.+) \(variable of type (.+)\)$`)
 	reBreak        = regexp.MustCompile(`^(break|continue) not in for`)
+	reSliceCompare = regexp.MustCompile(`^invalid operation: (.+) == (.+) \((slice|map) can only be compared to nil\)$`)
 	reLenStruct    = regexp.MustCompile(`^invalid argument: .* \(variable of struct type .*\) for built-in (len|cap)$`)
 )
 
@@ -191,6 +192,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				}
 			}
 		}
+	case reSliceCompare.MatchString(msg):
+		m := reSliceCompare.FindStringSubmatch(msg)
+		return fmt.Sprintf("compare the elements: %ss.Equal(%s, %s) (import \"%ss\")", m[3], m[1], m[2], m[3])
 	case reLenStruct.MatchString(msg):
 		if x := outerExpr(at); x != nil {
 			h, _, _ := strings.Cut(c.rangeStructHint(x), ", or decode")
@@ -307,6 +311,12 @@ func (c *checker) targetType(x ast.Expr, parents map[ast.Node]ast.Node) types.Ty
 	case *ast.ValueSpec:
 		if p.Type != nil {
 			return c.info.Types[p.Type].Type
+		}
+	case *ast.IndexExpr:
+		if t := c.info.Types[p.X].Type; t != nil && p.Index == x {
+			if mt, ok := t.Underlying().(*types.Map); ok {
+				return mt.Key()
+			}
 		}
 	case *ast.ReturnStmt:
 		fn := c.enclosing(x.Pos(), func(n ast.Node) bool {
@@ -518,6 +528,16 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	if h := c.methodHint(xs, from, to); h != "" {
 		return h
 	}
+	if sl, ok := from.Underlying().(*types.Slice); ok && fits(sl.Elem(), to) {
+		if call, ok := c.enclosing(x.Pos(), func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			return ok && slices.Contains(call.Args, x)
+		}).(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "append" && call.Ellipsis == token.NoPos {
+				return fmt.Sprintf("to append all its elements, spread it: %s...", xs)
+			}
+		}
+	}
 	if h := c.slicesHint(x, from); h != "" {
 		return h
 	}
@@ -722,6 +742,13 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
 		if t := c.info.Types[p[0]].Type; t != nil && t.Underlying() == types.Typ[types.Bool] && isString(c.info.Types[p[1]].Type) {
 			return fmt.Sprintf("%s is a bool: write %s or !%s", c.text(p[0]), c.text(p[0]), c.text(p[0]))
+		}
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if n, ok := types.Unalias(c.info.Types[p[0]].Type).(*types.Named); ok && (b.Op == token.EQL || b.Op == token.NEQ) && isString(n) && !types.Identical(xt, yt) {
+			if consts := constantsOf(n); len(consts) > 0 && len(consts) <= 12 {
+				return fmt.Sprintf("%s is a %s: compare it with one of its constants, %s", c.text(p[0]), c.typeString(n), strings.Join(c.qualified(n, consts), ", "))
+			}
 		}
 	}
 	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
@@ -948,6 +975,19 @@ func (c *checker) sliceFieldHint(at []ast.Node, parents map[ast.Node]ast.Node) s
 		t := c.info.Types[sel.X].Type
 		if t == nil {
 			continue
+		}
+		if isString(t) {
+			xs := c.text(sel.X)
+			h := fmt.Sprintf("%s is a string: split it first, strings.Split(%s, \"\\n\") or strings.Fields(%s)", xs, xs, xs)
+			// The struct it came from may have the field: doc.Text.Lines → doc.Lines.
+			if inner, ok := sel.X.(*ast.SelectorExpr); ok {
+				if it := c.info.Types[inner.X].Type; it != nil {
+					if obj, _, _ := types.LookupFieldOrMethod(it, true, nil, sel.Sel.Name); obj != nil {
+						h += fmt.Sprintf(", or %s.%s", c.text(inner.X), sel.Sel.Name)
+					}
+				}
+			}
+			return h
 		}
 		if mt, ok := t.Underlying().(*types.Map); ok && isString(mt.Key()) {
 			xs := c.text(sel.X)
