@@ -52,3 +52,7 @@ replace github.com/santhosh-tekuri/jsonschema/v6 => ./cmd/internal/thirdparty/js
 // Badger's mapped files get real blocks when made or grown, so that a full
 // disk is an error, not a SIGBUS: see cmd/internal/thirdparty/README.md.
 replace github.com/dgraph-io/ristretto/v2 => ./cmd/internal/thirdparty/ristretto
+
+// A run-time panic is located at the expression that panicked, not at
+// the function's first line: see cmd/internal/thirdparty/README.md.
+replace github.com/traefik/yaegi => ./cmd/internal/thirdparty/yaegi

@@ -66,9 +66,9 @@ func TestPanicMessages(t *testing.T) {
 		name, msg, stderr, want string
 	}{
 		{"no frames", "boom", "", "boom"},
-		{"main", "nil map", "s.go:6:2: panic: main.main(...)\n", "nil map (panic in main.main, whose body starts at s.go:6)"},
-		{"nested", "x", "s.go:6:2: panic: main.f(...)\ns.go:11:2: panic: main.main(...)\n", "x (panic in main.f, whose body starts at s.go:6; called from main.main)"},
-		{"three deep", "x", "s.go:6:2: panic: main.f(...)\ns.go:9:2: panic: main.g(...)\ns.go:11:2: panic: main.main(...)\n", "x (panic in main.f, whose body starts at s.go:6; called from main.g, called from main.main)"},
+		{"main", "nil map", "s.go:6:2: panic: main.main(...)\n", "s.go:6: nil map (in main.main)"},
+		{"nested", "x", "s.go:6:2: panic: main.f(...)\ns.go:11:2: panic: main.main(...)\n", "s.go:6: x (in main.f; called from main.main)"},
+		{"three deep", "x", "s.go:6:2: panic: main.f(...)\ns.go:9:2: panic: main.g(...)\ns.go:11:2: panic: main.main(...)\n", "s.go:6: x (in main.f; called from main.g, called from main.main)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,7 +78,7 @@ func TestPanicMessages(t *testing.T) {
 		})
 	}
 	got := panicLine("s.go:8:39: panic: main.main.func(...)\npanic: boom [recovered, repanicked]\n\ngoroutine 20 [running]:\n")
-	if want := "boom (panic in main.main.func, whose body starts at s.go:8)"; got != want {
+	if want := "s.go:8: boom (in main.main.func)"; got != want {
 		t.Errorf("panicLine: got %q, want %q", got, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpfs/mcpfs/exec/internal/shim"
 	"github.com/mcpfs/mcpfs/exec/sandbox"
 	"github.com/mcpfs/mcpfs/exec/worker"
 )
@@ -410,6 +411,8 @@ func failureError(f *worker.Failure, stderr string) error {
 	switch f.Kind {
 	case worker.FailCompile:
 		return &RunError{Kind: ErrCompile, Msg: f.Msg}
+	case worker.FailExit:
+		return &ExitError{Code: f.Code}
 	default:
 		return &RunError{Kind: ErrPanic, Msg: withFrames(f.Msg, stderr)}
 	}
@@ -453,28 +456,35 @@ var (
 func panicLine(text string) string {
 	msg := "(no message)"
 	if m := runtimePanic.FindStringSubmatch(text); m != nil {
-		msg = m[1]
+		msg = fmt.Sprint(shim.GoPanic(m[1])) // Go's words for reflect's
 	}
 	return withFrames(msg, text)
 }
 
-// withFrames puts after msg the interpreted functions the panic went
-// through, innermost first, and where the innermost one's body starts:
-// "boom (panic in main.f, whose body starts at snippet.go:6; called from
-// main.main)". The interpreter (yaegi v0.16.1) knows the function a panic
-// came from, not its line: giving the body's start as if it were the
-// panic's position would send the reader to the wrong line.
+// withFrames puts where the panic happened before msg and the
+// interpreted functions it went through after it, innermost first:
+// "snippet.go:7: boom (in main.f; called from main.main)". The patched
+// interpreter (cmd/internal/thirdparty/yaegi) prints, for each frame, the
+// position of the expression that was running in it.
 func withFrames(msg, stderr string) string {
 	frames := interpPanic.FindAllStringSubmatch(stderr, 8)
 	if len(frames) == 0 || knownPos.MatchString(msg) {
 		return msg
 	}
+	// A short stderr comes as its head and its tail, the same lines
+	// twice: keep the frames up to the first line seen again.
+	for i := 1; i < len(frames); i++ {
+		if frames[i][0] == frames[0][0] {
+			frames = frames[:i]
+			break
+		}
+	}
 	at := frames[0][1]
 	if i := strings.LastIndexByte(at, ':'); i > 0 {
-		at = at[:i] // file:line; the column says nothing here
+		at = at[:i] // file:line, as Go's traceback gives it
 	}
 	var b strings.Builder
-	b.WriteString(msg + " (panic in " + frames[0][2] + ", whose body starts at " + at)
+	b.WriteString(at + ": " + msg + " (in " + frames[0][2])
 	for i, f := range frames[1:] {
 		if i == 0 {
 			b.WriteString("; called from " + f[2])

@@ -21,7 +21,7 @@ import (
 var goBenchmarks = []struct{ pkg, pattern, what string }{
 	{"./fs/gen", "Server100|Root", "generator: a 100-tool server package, the root files"},
 	{"./fs", "TreeLookup", "tree look-ups"},
-	{"./exec/check", "CheckWarm|CheckCold", "type check of a snippet, warm and cold"},
+	{"./exec/check", "CheckWarm|CheckCold|FixCorpus", "type check of a snippet, warm and cold; the fix corpus's share of messages that name the fix (fix-%)"},
 	{"./exec", "Run|Call|Import", "worker start and run, the call bridge, importing a 100-tool package"},
 	{"./discovery", "CallToolInProcess|CallToolStdio|StartCached50|NotificationFlood", "calls through the supervisor; start with 50 cached servers; a call to a server flooding log notifications, and mcpfs's CPU meanwhile"},
 	{"./fs/fuse", "Stat|OpenReadClose|MountReady|LsR|GrepR", "the FUSE adapter: stat, open+read, mount, ls -R and grep -r"},

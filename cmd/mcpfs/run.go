@@ -182,12 +182,19 @@ func (g *globals) finishRunOutput(filename string, res *exec.Result, runErr erro
 	if res != nil {
 		g.report(res, withOutput)
 	}
+	var xe *exec.ExitError
+	if errors.As(runErr, &xe) {
+		return &exitError{xe.Code, errSilent} // the snippet's own status, as os.Exit
+	}
 	return withExit(runExitCode(runErr), runErr)
 }
 
 // runExitCode is the exit code of a run that ended with err.
 func runExitCode(err error) int {
+	var xe *exec.ExitError
 	switch {
+	case errors.As(err, &xe):
+		return xe.Code
 	case errors.Is(err, exec.ErrTimeout):
 		return exitTimeout
 	case errors.Is(err, exec.ErrOutOfMemory), errors.Is(err, exec.ErrStackOverflow):

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -210,6 +211,17 @@ func Allowlist(add, deny []string) ([]string, error) {
 // that the allowlist refuses.
 func (c *checker) importHint(p string) string {
 	allowed := "allowed: " + strings.Join(c.allowed, ", ")
+	// A tree package written without its mcpfs/ prefix, or by the last
+	// part of its path.
+	var tree []string
+	for _, tp := range c.treePackages() {
+		if tp == treePrefix+p || path.Base(tp) == path.Base(p) {
+			tree = append(tree, strconv.Quote(tp))
+		}
+	}
+	if len(tree) > 0 {
+		return "the tree's packages start with mcpfs/: write import " + strings.Join(tree, " or ")
+	}
 	switch {
 	case slices.Contains(DefaultAllow, p):
 		return fmt.Sprintf("%q is allowed by default but this mcpfs's config denies it (%s); remove it there to use it\n%s", p, ConfigDenyKey, allowed)

@@ -70,7 +70,15 @@ func (c *checker) checkValueErrors() {
 		} else {
 			in = "a " + in
 		}
-		c.errorf(pos.Pos(), fmt.Sprintf("give its methods pointer receivers (func (e *%s) Error() string), store &%s{...}, and look for *%s", name, name, name),
+		hint := fmt.Sprintf("give its methods pointer receivers (func (e *%s) Error() string), store &%s{...}, and look for *%s", name, name, name)
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != c.pkg {
+			// Not the snippet's own type: look for the pointer.
+			hint = fmt.Sprintf("look for *%s: var x *%s", name, name)
+			if n.Obj().Name() == "ToolError" {
+				hint += ", or use mcp.AsToolError(err)"
+			}
+		}
+		c.errorf(pos.Pos(), hint,
 			"the interpreter cannot find a %s value in %s: it loses the type of values (not pointers) stored in interfaces of the standard library", name, in)
 	}
 	valueType := func(t types.Type) bool {

@@ -38,7 +38,15 @@ func (c *checker) checkJSON() {
 			return true // encoding: the rewrite converts the value (jsonCall)
 		}
 		arg := call.Args[spec.arg]
-		if why := c.jsonProblem(c.info.TypeOf(arg), spec.encode, map[types.Type]bool{}); why != "" {
+		// json.Unmarshal calls UnmarshalJSON methods itself where the
+		// rewrite can (rewrite_unmarshal.go).
+		c.unmarshalByRewrite = false
+		if p, ok := c.info.TypeOf(arg).(*types.Pointer); ok && fn.FullName() == "encoding/json.Unmarshal" {
+			c.unmarshalByRewrite = unmarshalSupported(p.Elem(), map[types.Type]bool{})
+		}
+		why := c.jsonProblem(c.info.TypeOf(arg), spec.encode, map[types.Type]bool{})
+		c.unmarshalByRewrite = false
+		if why != "" {
 			hint := "give the field a name (Base Base `json:\"base\"`) or copy the values into a struct with only exported, named fields"
 			if strings.Contains(why, "cannot call the method") {
 				hint = "decode that field into a plain type (string, number, json.RawMessage) and convert it after " + fn.Name()
@@ -56,7 +64,10 @@ func (c *checker) jsonProblem(t types.Type, encode bool, seen map[types.Type]boo
 		return ""
 	}
 	seen[t] = true
-	if !encode {
+	if !encode && c.unmarshalByRewrite && unmarshalMethod(t) {
+		return "" // its UnmarshalJSON decodes it (rewrite_unmarshal.go)
+	}
+	if !encode && !c.unmarshalByRewrite {
 		base := t
 		if p, ok := t.(*types.Pointer); ok {
 			base = p.Elem()

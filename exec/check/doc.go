@@ -16,7 +16,8 @@
 //   - json.Marshal/MarshalIndent/Encoder.Encode: MarshalJSON/MarshalText
 //     methods anywhere inside, embedded structs (flattened with Go's rules)
 //     and unexported fields; json.Unmarshal/Decode name struct types in
-//     their errors;
+//     their errors, and json.Unmarshal calls UnmarshalJSON methods of the
+//     snippet's types (rewrite_unmarshal.go);
 //   - index and slice expressions check bounds, and panic calls carry the
 //     line, so that a panic says Go's message at the snippet's line; a
 //     function that defers returns zero results after a recovered panic;
@@ -45,13 +46,22 @@
 //
 // Refused with a hint: imports outside the allowlist and the tree,
 // text/template's file parsing and templates over the snippet's types with
-// methods, decoding into types with UnmarshalJSON/UnmarshalText, finding a
+// methods, decoding into types with UnmarshalText or through an array, an
+// embedded struct or Decoder.Decode into types with UnmarshalJSON, finding a
 // value (non-pointer) type of the snippet's in an error or another standard
 // interface, two types of the snippet's with the same fields asserted from
 // an interface (the interpreter cannot tell them apart), type switch
 // cases on standard interfaces that cannot become a comma-ok chain, errors.Is/As/Unwrap
 // when the snippet declares Is/As methods or Unwrap() []error, and labels, goto and defer inside a range over
 // a function.
+//
+// Type errors carry hints that name what to write instead, worked out from
+// the types involved (hints.go, typecheck.go): mcp.Ptr for an optional
+// field, the Args literal of a generated function, res, err := for two
+// results, the method of a result type that gives what was wanted, the
+// fields, functions and types of a package closest to a wrong name. The
+// fix corpus (testdata/fixes, TestFixCorpus) checks that each message
+// points at the line and names the fix.
 //
 // Standard packages are type-checked from gc export data embedded in the
 // binary (stdexport.zip, made by `go generate ./exec/check`), so checking

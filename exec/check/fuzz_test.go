@@ -4,7 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzCheck: Check never panics, and what it accepts it accepts again
@@ -14,6 +17,17 @@ func FuzzCheck(f *testing.F) {
 	for _, file := range files {
 		if b, err := os.ReadFile(file); err == nil {
 			f.Add(b)
+		}
+	}
+	// The broken programs of the fix corpus drive the hints.
+	fixes, _ := filepath.Glob("testdata/fixes/*.txtar")
+	for _, file := range fixes {
+		if ar, err := txtar.ParseFile(file); err == nil {
+			for _, fl := range ar.Files {
+				if strings.HasSuffix(fl.Name, ".go") {
+					f.Add(fl.Data)
+				}
+			}
 		}
 	}
 	f.Add([]byte("package main\nfunc main() { for i := range 3 { _ = min(i, 2) } }\n"))

@@ -65,9 +65,10 @@ func formatVerbs(format string, nargs int) (uses []argVerbs, ok bool) {
 			continue
 		}
 		i++
-		sharp := false
+		sharp, plus := false, false
 		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
 			sharp = sharp || format[i] == '#'
+			plus = plus || format[i] == '+'
 			i++
 		}
 		i = index(i)
@@ -98,7 +99,9 @@ func formatVerbs(format string, nargs int) (uses []argVerbs, ok bool) {
 		}
 		if argNum < nargs {
 			switch {
-			case verb == 'T' || (verb == 'v' && sharp):
+			case verb == 'T' || (verb == 'v' && (sharp || plus)):
+				// %+v prints field names, which the interpreter spells
+				// X<name> for unexported fields: format it as Go does.
 				uses[argNum].name = true
 			case verb == 'w':
 				uses[argNum].wrap = true

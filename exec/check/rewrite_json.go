@@ -429,6 +429,16 @@ func (r *rewriter) jsonDecode(call *ast.CallExpr) bool {
 			return false
 		}
 		target = call.Args[1]
+		if p, ok := r.info.TypeOf(target).(*types.Pointer); ok && unmarshalNeeds(p.Elem(), map[types.Type]bool{}) {
+			if h := r.unmarshalCall(p.Elem()); h != "" {
+				r.replace(call.Fun.Pos(), call.Fun.End(), h)
+				r.consume(call)
+				return true
+			}
+			r.errorf(target.Pos(), "decode into a plain type (string, number, json.RawMessage) and convert it after Unmarshal; declare the types at package level",
+				"Unmarshal would differ in snippets: encoding/json cannot call the UnmarshalJSON methods inside %s in the interpreter", types.TypeString(p.Elem(), r.qualifier))
+			return true
+		}
 	case "(*encoding/json.Decoder).Decode":
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || len(call.Args) != 1 {

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // reservedPrefix starts every name the rewrite adds to a snippet.
@@ -31,6 +32,10 @@ type checker struct {
 	pkg      *types.Package
 	errs     ErrorList
 	imports  map[string]bool // import path → used by the snippet
+
+	// unmarshalByRewrite: the json.Unmarshal being checked calls
+	// UnmarshalJSON methods through the rewrite.
+	unmarshalByRewrite bool
 }
 
 func (c *checker) errorf(pos token.Pos, hint, format string, args ...any) {
@@ -87,8 +92,11 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 		if errors.As(perr, &list) {
 			for _, e := range list {
 				hint := ""
-				if strings.Contains(e.Msg, "expected 'package'") {
+				switch {
+				case strings.Contains(e.Msg, "expected 'package'"):
 					hint = "a snippet starts with `package main`"
+				case strings.Contains(e.Msg, "expected at most 2 expressions"):
+					hint = "range gives at most two values: for key, value := range m (for i, v := range s)"
 				}
 				p := e.Pos
 				p.Filename = filename
@@ -298,20 +306,43 @@ func (c *checker) checkUses() {
 	}
 }
 
-// closest sorts names by edit distance to want (closest first), keeping at
-// most 12.
+// closest sorts names by how near they are to want (closest first),
+// keeping at most 12: containing or contained in it, sharing its words
+// (camel-case; its first word, the verb, counts more; an acronym such as
+// PR matches Pull Request), then edit distance.
 func closest(want string, names []string) []string {
+	return closestBy(want, names, nil)
+}
+
+// closestBy is closest with related(name), more words of each name (its
+// arguments' fields and constants): sharing one of them also counts.
+func closestBy(want string, names []string, related func(string) []string) []string {
 	type scored struct {
 		name string
 		d    int
 	}
 	lw := strings.ToLower(want)
+	ww := camelWords(want)
 	s := make([]scored, len(names))
 	for i, n := range names {
 		ln := strings.ToLower(n)
 		d := distance(lw, ln)
-		if strings.Contains(ln, lw) || strings.Contains(lw, ln) {
+		if lw != "" && (strings.Contains(ln, lw) || strings.Contains(lw, ln)) {
 			d -= 100
+		}
+		nw := camelWords(n)
+		for j, w := range ww {
+			switch {
+			case slices.ContainsFunc(nw, func(x string) bool { return sameWord(w, x) }):
+				d -= 40
+				if j == 0 && len(nw) > 0 && sameWord(w, nw[0]) {
+					d -= 20 // the same verb
+				}
+			case acronymOf(w, nw):
+				d -= 40
+			case related != nil && slices.ContainsFunc(related(n), func(x string) bool { return sameWord(w, x) }):
+				d -= 15
+			}
 		}
 		s[i] = scored{n, d}
 	}
@@ -329,6 +360,108 @@ func closest(want string, names []string) []string {
 		out = append(out, fmt.Sprintf("... (%d more)", len(s)-12))
 	}
 	return out
+}
+
+// alike reports whether name is like want: one contains the other, they
+// share a word or an acronym, or few letters differ.
+func alike(want, name string) bool {
+	lw, ln := strings.ToLower(want), strings.ToLower(name)
+	if strings.Contains(ln, lw) || strings.Contains(lw, ln) {
+		return true
+	}
+	if distance(strings.ReplaceAll(lw, "_", ""), ln) <= max(2, len(lw)/3) {
+		return true
+	}
+	nw := camelWords(name)
+	for _, w := range camelWords(want) {
+		if slices.ContainsFunc(nw, func(x string) bool { return sameWord(w, x) }) || acronymOf(w, nw) {
+			return true
+		}
+	}
+	return false
+}
+
+// camelWords splits an identifier into its lower-case words: ListFiles,
+// list_files → list, files; PR stays one word.
+func camelWords(s string) []string {
+	var words []string
+	var cur []rune
+	rs := []rune(s)
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = nil
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+			continue
+		case unicode.IsUpper(r) && len(cur) > 0:
+			prevLower := unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if prevLower || nextLower && unicode.IsUpper(rs[i-1]) {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// synonyms are words models use for one another in tool names.
+var synonyms = [][]string{
+	{"info", "stat", "describe", "details", "metadata"},
+	{"get", "read", "fetch", "load", "retrieve", "open", "show", "view"},
+	{"save", "write", "store", "put"},
+	{"remove", "delete", "rm", "destroy", "drop"},
+	{"add", "create", "new", "insert", "make"},
+	{"find", "search", "query", "lookup", "grep"},
+	{"list", "ls", "enumerate"},
+	{"update", "edit", "modify", "change", "patch"},
+	{"strip", "trim"},
+}
+
+// sameWord reports whether a and b are one word: equal, synonyms, or
+// sharing their first 4 letters or more (file/files, close/closed,
+// status/state).
+func sameWord(a, b string) bool {
+	if a == b {
+		return true
+	}
+	for _, set := range synonyms {
+		if slices.Contains(set, a) && slices.Contains(set, b) {
+			return true
+		}
+	}
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= 4
+}
+
+// acronymOf reports whether w (pr) is the initials of consecutive words
+// of ws (pull, request).
+func acronymOf(w string, ws []string) bool {
+	if len(w) < 2 || len(w) > len(ws) {
+		return false
+	}
+	for i := 0; i+len(w) <= len(ws); i++ {
+		ok := true
+		for j := 0; j < len(w); j++ {
+			if ws[i+j][0] != w[j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // distance is the Levenshtein distance of a and b.

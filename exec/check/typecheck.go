@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -83,11 +84,14 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 			if x, ok := sel.X.(*ast.Ident); ok {
 				if pn, ok := c.info.Uses[x].(*types.PkgName); ok {
 					lit, isLit := parents[sel].(*ast.CompositeLit)
-					return c.memberHint(pn.Imported(), id.Name, isLit && lit.Type == sel)
+					if h := c.memberHint(pn.Imported(), id.Name, isLit && lit.Type == sel); h != "" {
+						return h
+					}
+					return c.stdMemberHint(pn.Imported(), id.Name)
 				}
 			}
 			if tv, ok := c.info.Types[sel.X]; ok && tv.Type != nil {
-				if h := fieldsHint(tv.Type, c.qualifier); h != "" {
+				if h := fieldsHint(tv.Type, c.qualifier, id.Name); h != "" {
 					return h
 				}
 			}
@@ -96,7 +100,7 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 		if kv, ok := parent.(*ast.KeyValueExpr); ok && kv.Key == id {
 			if lit, ok := parents[kv].(*ast.CompositeLit); ok {
 				if tv, ok := c.info.Types[lit]; ok && tv.Type != nil {
-					return fieldsHint(tv.Type, c.qualifier)
+					return fieldsHint(tv.Type, c.qualifier, id.Name)
 				}
 			}
 		}
@@ -112,9 +116,26 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 					return `add import "` + p + `"`
 				}
 			}
+			// A function of a standard package called without its
+			// package name: Sprintf.
+			if token.IsExported(id.Name) {
+				var in []string
+				for _, p := range c.allowed {
+					pkg, err := c.cache.Import(p)
+					if err != nil {
+						continue
+					}
+					if _, ok := pkg.Scope().Lookup(id.Name).(*types.Func); ok {
+						in = append(in, pkg.Name()+"."+id.Name+` (import "`+p+`")`)
+					}
+				}
+				if len(in) > 0 && len(in) <= 4 {
+					return "write " + strings.Join(in, ", or ")
+				}
+			}
 		}
 	}
-	return ""
+	return c.typeErrorHint(te, at, parents)
 }
 
 // memberHint lists what pkg declares, closest to name first: its
@@ -124,7 +145,7 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	if !strings.HasPrefix(pkg.Path(), treePrefix) {
 		return ""
 	}
-	var funcs, typs []string
+	var funcs, typs, consts []string
 	fields := map[string]string{}
 	for _, n := range pkg.Scope().Names() {
 		obj := pkg.Scope().Lookup(n)
@@ -132,6 +153,8 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 			continue
 		}
 		switch obj := obj.(type) {
+		case *types.Const:
+			consts = append(consts, n)
 		case *types.Func:
 			funcs = append(funcs, n)
 		case *types.TypeName:
@@ -164,9 +187,18 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 		withFields = append(withFields, t)
 	}
 	typeLine := "types of " + pkg.Path() + ": " + strings.Join(withFields, ", ")
-	funcLine := "functions of " + pkg.Path() + ": " + strings.Join(closest(name, funcs), ", ")
+	funcLine := "functions of " + pkg.Path() + ": " + strings.Join(closestBy(name, funcs, func(fn string) []string { return relatedWords(pkg, fn) }), ", ")
 	if len(funcs) == 0 {
 		return typeLine + "\n(cat " + dir + "/*.go to see them)"
+	}
+	if len(consts) > 0 && strings.Contains(strings.ToLower(closest(name, consts)[0]), strings.ToLower(name)) {
+		// A constant that holds the name: an enum value guessed
+		// (ModeWord for SearchModeWord).
+		near := closest(name, consts)
+		if len(near) > 6 {
+			near = near[:6]
+		}
+		return "constants of " + pkg.Path() + ": " + strings.Join(near, ", ") + "\n" + funcLine + "\n" + typeLine + "\n(cat " + dir + "/*.go to see them)"
 	}
 	if wantType || strings.Contains(name, "Arg") || strings.HasSuffix(name, "Result") {
 		return typeLine + "\n" + funcLine + "\n(cat " + dir + "/*.go to see them)"
@@ -174,8 +206,9 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	return funcLine + "\n" + typeLine + "\n(cat " + dir + "/doc.go lists the functions, " + dir + "/*.go the types)"
 }
 
-// fieldsHint lists the fields of a struct type (through a pointer).
-func fieldsHint(t types.Type, q types.Qualifier) string {
+// fieldsHint lists the fields of a struct type (through a pointer),
+// closest to near first, and its methods.
+func fieldsHint(t types.Type, q types.Qualifier, near string) string {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -183,18 +216,82 @@ func fieldsHint(t types.Type, q types.Qualifier) string {
 	if !ok {
 		return ""
 	}
-	var fields []string
+	byName := map[string]string{}
+	var names []string
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != "main" {
 			continue
 		}
-		fields = append(fields, f.Name()+" "+types.TypeString(f.Type(), q))
+		names = append(names, f.Name())
+		byName[f.Name()] = f.Name() + " " + types.TypeString(f.Type(), q)
 	}
+	if near != "" && len(names) > 1 {
+		// The fields like near first, closest first; the others in
+		// their declared order.
+		var like, rest []string
+		for _, n := range closest(near, names) {
+			if alike(near, n) {
+				like = append(like, n)
+			}
+		}
+		for _, n := range names {
+			if !slices.Contains(like, n) {
+				rest = append(rest, n)
+			}
+		}
+		names = append(like, rest...)
+	}
+	var fields []string
+	for _, n := range names {
+		if f, ok := byName[n]; ok {
+			fields = append(fields, f)
+		}
+	}
+	var methods []string
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for i := 0; i < ms.Len(); i++ {
+		if fn := ms.At(i).Obj(); fn.Exported() {
+			methods = append(methods, fn.Name()+strings.TrimPrefix(types.TypeString(fn.Type(), q), "func"))
+		}
+	}
+	h := "fields of " + types.TypeString(t, q) + ": " + strings.Join(fields, ", ")
 	if len(fields) == 0 {
-		return types.TypeString(t, q) + " has no fields"
+		h = types.TypeString(t, q) + " has no fields"
 	}
-	return "fields of " + types.TypeString(t, q) + ": " + strings.Join(fields, ", ")
+	if len(methods) > 0 {
+		h += "\nmethods of " + types.TypeString(t, q) + ": " + strings.Join(methods, ", ")
+	}
+	return h
+}
+
+// relatedWords returns more words for the function fn of pkg: the fields
+// of its struct parameter and the constants of their types (update_issue
+// has a state that can be "closed").
+func relatedWords(pkg *types.Package, fn string) []string {
+	f, ok := pkg.Scope().Lookup(fn).(*types.Func)
+	if !ok {
+		return nil
+	}
+	sig := f.Type().(*types.Signature)
+	if sig.Params().Len() != 1 {
+		return nil
+	}
+	st, ok := sig.Params().At(0).Type().Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var words []string
+	for i := 0; i < st.NumFields(); i++ {
+		fld := st.Field(i)
+		words = append(words, camelWords(fld.Name())...)
+		if named, ok := fld.Type().(*types.Named); ok {
+			for _, k := range constantsOf(named) {
+				words = append(words, camelWords(strings.TrimPrefix(k, named.Obj().Name()))...)
+			}
+		}
+	}
+	return words
 }
 
 // qualifier names packages as the snippet does: by package name, and

@@ -27,6 +27,8 @@ var runtimeSymbols = interp.Exports{RuntimeImport + "/mcp": {
 	"CallContext": reflect.ValueOf(mcp.CallContext),
 	"CallExtra":   reflect.ValueOf(mcp.CallExtra),
 	"ErrNoEngine": reflect.ValueOf(&mcp.ErrNoEngine).Elem(),
+	"Exit":        reflect.ValueOf(mcp.Exit),
+	"Exiter":      reflect.ValueOf(&mcp.Exiter).Elem(),
 	"Float":       reflect.ValueOf(mcp.Float),
 	"Int":         reflect.ValueOf(mcp.Int),
 	"Merge":       reflect.ValueOf(mcp.Merge),

@@ -59,17 +59,21 @@ type Job struct {
 
 // Failure is why a snippet failed inside the worker.
 type Failure struct {
-	// Kind is "compile" (the interpreter refused the program) or "panic".
+	// Kind is "compile" (the interpreter refused the program), "panic",
+	// or "exit" (the snippet called mcp.Exit with Code).
 	Kind string `json:"kind"`
 	// Msg is the interpreter's message; it starts with file:line:col when
 	// the interpreter knows the position.
 	Msg string `json:"msg"`
+	// Code is the exit status the snippet asked for (Kind "exit").
+	Code int `json:"code,omitempty"`
 }
 
 // Failure kinds.
 const (
 	FailCompile = "compile"
 	FailPanic   = "panic"
+	FailExit    = "exit"
 )
 
 // A frame is a 4-byte big-endian length n, then n bytes: a kind byte and

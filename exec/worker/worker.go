@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/token"
 	iofs "io/fs"
 	"os"
 	"path"
 	"reflect"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -140,6 +142,31 @@ func Main() int {
 	br := newBridge(conn, ctl.SetReadDeadline, os.Exit)
 	br.flow = newFlow(cfg.CallSlots, cfg.ServerBytes)
 	mcp.Transport = br.Call
+	// The run ends with one Done message: when main returns, or when the
+	// snippet calls mcp.Exit (in any goroutine), which then ends the
+	// process as os.Exit would.
+	var doneOnce sync.Once
+	done := func(f *Failure) (sent bool, err error) {
+		doneOnce.Do(func() {
+			sent = true
+			err = conn.Write(&Message{Type: TypeDone, Failure: f})
+		})
+		return sent, err
+	}
+	mcp.Exiter = func(code int) {
+		var f *Failure
+		if code != 0 {
+			f = &Failure{Kind: FailExit, Code: code, Msg: fmt.Sprintf("exit status %d", code)}
+		}
+		sent, err := done(f)
+		switch {
+		case !sent:
+			select {} // main returned: the worker is ending already
+		case err != nil:
+			os.Exit(exitProtocol)
+		}
+		os.Exit(exitOK)
+	}
 	files := &jobFS{}
 	prepared, prepErr := newInterp(files, false)
 
@@ -167,7 +194,11 @@ func Main() int {
 	default:
 		fail = run(m.Job, prepared, files)
 	}
-	if err := conn.Write(&Message{Type: TypeDone, Failure: fail}); err != nil {
+	sent, err := done(fail)
+	switch {
+	case !sent:
+		select {} // mcp.Exit is ending the process
+	case err != nil:
 		return exitProtocol
 	}
 	return exitOK
@@ -228,13 +259,13 @@ func run(job *Job, i *interp.Interpreter, files *jobFS) (fail *Failure) {
 
 	defer func() {
 		if r := recover(); r != nil {
-			fail = &Failure{Kind: FailPanic, Msg: panicMessage(name, r)}
+			fail = &Failure{Kind: FailPanic, Msg: panicMessage(name, r, token.Position{})}
 		}
 	}()
 	if _, err := i.EvalPath(name); err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) {
-			return &Failure{Kind: FailPanic, Msg: panicMessage(name, p.Value)}
+			return &Failure{Kind: FailPanic, Msg: panicMessage(name, p.Value, p.Pos)}
 		}
 		return &Failure{Kind: FailCompile, Msg: err.Error()}
 	}
@@ -243,8 +274,10 @@ func run(job *Job, i *interp.Interpreter, files *jobFS) (fail *Failure) {
 
 // panicMessage is Go's message for the panic value v (reflect's messages
 // for run-time errors become Go's), after "file:line: " when the rewrite
-// recorded where it happened.
-func panicMessage(file string, v any) string {
+// recorded where it happened or else the interpreter knows it (pos, the
+// expression that panicked: a nil pointer dereference, a write to a nil
+// map, a failed type assertion, a division by zero).
+func panicMessage(file string, v any, pos token.Position) string {
 	if rv, ok := v.(reflect.Value); ok && rv.IsValid() && rv.CanInterface() {
 		v = rv.Interface() // how the interpreter hands over some panic values
 	}
@@ -255,10 +288,32 @@ func panicMessage(file string, v any) string {
 	if re, ok := v.(*shim.RuntimeError); ok && re.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", file, re.Line, re.Msg)
 	}
+	var msg string
 	if err, ok := v.(error); ok {
-		return err.Error()
+		msg = err.Error()
+	} else {
+		msg = fmt.Sprint(v)
 	}
-	return fmt.Sprint(v)
+	if m := interpPos.FindStringSubmatch(msg); m != nil {
+		// The interpreter's own message for a failed type assertion
+		// starts with its position: file:line, then Go's words.
+		return sourceName(m[1]) + ": " + m[2]
+	}
+	if pos.IsValid() && pos.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", sourceName(pos.Filename), pos.Line, msg)
+	}
+	return msg
+}
+
+// interpPos is the position at the start of some of the interpreter's
+// panic messages: file:line, then the column to drop.
+var interpPos = regexp.MustCompile(`^(\S+\.go:\d+):\d+: (.*)$`)
+
+// sourceName is how a message names the interpreter's file name: the
+// snippet's as it is, a package's file by its import path
+// ("mcpfs/skills/report/report.go").
+func sourceName(name string) string {
+	return strings.TrimPrefix(name, "src/")
 }
 
 var (

@@ -1,0 +1,1265 @@
+package check
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The hints below turn go/types' errors into what to write instead, from
+// the types involved: a value for an optional (pointer) field, a slice for
+// one element, a conversion between numeric types, a struct literal for a
+// generated function's Args, the method of a result type that gives what
+// was wanted. They look at the types and the syntax only, never at names
+// of particular packages or tools.
+
+var (
+	reCannotUse    = regexp.MustCompile(`^cannot use .* as .* value in `)
+	reMismatch     = regexp.MustCompile(`^invalid operation: .* \(mismatched types (.+) and (.+)\)$`)
+	reAssignCount  = regexp.MustCompile(`^assignment mismatch: (\d+) variables? but (.+) returns (\d+) values?$`)
+	reArgCount     = regexp.MustCompile(`^(not enough|too many) arguments in call to `)
+	reTooFew       = regexp.MustCompile(`^too few values in struct literal of type `)
+	reCannotIndex  = regexp.MustCompile(`^(cannot index|invalid operation: cannot index) `)
+	reCannotRange  = regexp.MustCompile(`^cannot range over `)
+	reFuncValue    = regexp.MustCompile(`\(value of type func\(\) [^)]*\)`)
+	reNoFieldOrMet = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)`)
+	reUnused       = regexp.MustCompile(`^declared and not used: (\w+)$`)
+	reNoNewVars    = regexp.MustCompile(`^no new variables on left side of :=$`)
+	reMultiValue   = regexp.MustCompile(`^multiple-value .* in single-value context$`)
+	reIndexInt     = regexp.MustCompile(`^invalid argument: index .* must be integer$`)
+	reReturnCount  = regexp.MustCompile(`^(not enough|too many) return values`)
+	reMissingKey   = regexp.MustCompile(`^missing key in map literal$`)
+	reErrorConvert = regexp.MustCompile(`^cannot convert .* to type (interface\{Error\(\) string\}|error)$`)
+	reNonBool      = regexp.MustCompile(`^non-boolean (condition in .* statement|used as condition)`)
+	reCannotAssign = regexp.MustCompile(`^cannot assign to (\w+) \(`)
+	reConvertIndex = regexp.MustCompile(`^cannot convert .* \(untyped string constant\) to type int$`)
+	reAppendString = regexp.MustCompile(`^invalid append: argument must be a slice; have (.+) \(variable of type (.+)\)$`)
+	reBreak        = regexp.MustCompile(`^(break|continue) not in for`)
+	reSliceCompare = regexp.MustCompile(`^invalid operation: (.+) == (.+) \((slice|map) can only be compared to nil\)$`)
+	reLenStruct    = regexp.MustCompile(`^invalid argument: .* \(variable of struct type .*\) for built-in (len|cap)$`)
+)
+
+// typeErrorHint explains a type error from its types, or returns "".
+func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	msg := te.Msg
+	switch {
+	case reCannotUse.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			if h := c.unkeyedHint(x, parents); h != "" {
+				return h
+			}
+			from := c.info.Types[x].Type
+			to := c.targetType(x, parents)
+			if from != nil && to != nil {
+				return c.convertHint(x, from, to)
+			}
+		}
+	case reMismatch.MatchString(msg):
+		if b := c.enclosing(te.Pos, func(n ast.Node) bool {
+			b, ok := n.(*ast.BinaryExpr)
+			if !ok {
+				return false
+			}
+			xt, yt := c.info.Types[b.X].Type, c.info.Types[b.Y].Type
+			return xt != nil && yt != nil && !types.Identical(xt, yt) && !fits(xt, yt) && !fits(yt, xt)
+		}); b != nil {
+			return c.binaryHint(b.(*ast.BinaryExpr))
+		}
+		if a, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+			lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
+			if lt != nil && rt != nil {
+				return c.convertHint(a.Rhs[0], rt, lt)
+			}
+		}
+	case reAssignCount.MatchString(msg):
+		return c.assignCountHint(te.Pos, reAssignCount.FindStringSubmatch(msg))
+	case reArgCount.MatchString(msg):
+		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }); call != nil {
+			return c.argsHint(call.(*ast.CallExpr))
+		}
+	case reTooFew.MatchString(msg):
+		if lit := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CompositeLit); return ok }); lit != nil {
+			return c.namedFieldsHint(lit.(*ast.CompositeLit))
+		}
+	case reCannotIndex.MatchString(msg):
+		if ix := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok }); ix != nil {
+			return c.indexStructHint(ix.(*ast.IndexExpr))
+		}
+	case reCannotRange.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			return c.rangeStructHint(x)
+		}
+	case reFuncValue.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			if _, ok := c.info.Types[x].Type.(*types.Signature); ok {
+				return "it is a method or function: call it, " + c.text(x) + "()"
+			}
+		}
+	case reNoFieldOrMet.MatchString(msg):
+		return c.sliceFieldHint(at, parents)
+	case reMultiValue.MatchString(msg):
+		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok && n.Pos() == te.Pos }); call != nil {
+			if tup, ok := c.info.Types[call.(*ast.CallExpr)].Type.(*types.Tuple); ok && tup.Len() > 1 {
+				names := make([]string, tup.Len())
+				for i := range names {
+					names[i] = "v" + strconv.Itoa(i+1)
+					if i == 0 {
+						names[i] = "res"
+					}
+					if types.Identical(tup.At(i).Type(), types.Universe.Lookup("error").Type()) {
+						names[i] = "err"
+					}
+				}
+				return fmt.Sprintf("it returns %d values: assign them first, %s := %s, check err, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), names[0])
+			}
+		}
+	case reNonBool.MatchString(msg):
+		if x := c.enclosingCond(te.Pos); x != nil {
+			xs := c.text(x)
+			switch t := c.info.Types[x].Type; {
+			case t == nil:
+			case types.Identical(t, types.Universe.Lookup("error").Type()):
+				return fmt.Sprintf("an error is not a bool: write %s != nil", xs)
+			case isString(t):
+				return fmt.Sprintf(`a string is not a bool: write %s != ""`, xs)
+			case isNumeric(t):
+				return fmt.Sprintf("a number is not a bool: write %s != 0", xs)
+			default:
+				if _, ok := t.Underlying().(*types.Pointer); ok {
+					return fmt.Sprintf("write %s != nil", xs)
+				}
+			}
+		}
+	case reCannotAssign.MatchString(msg):
+		name := reCannotAssign.FindStringSubmatch(msg)[1]
+		if x := outerExpr(at); x != nil {
+			if id, ok := x.(*ast.Ident); ok {
+				if _, isConst := c.info.Uses[id].(*types.Const); isConst {
+					return fmt.Sprintf("%s is a constant: declare it with var %s = ... to change it", name, name)
+				}
+			}
+		}
+	case reConvertIndex.MatchString(msg):
+		if ix := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok }); ix != nil {
+			ie := ix.(*ast.IndexExpr)
+			if t := c.info.Types[ie.X].Type; t != nil {
+				if _, ok := t.Underlying().(*types.Slice); ok {
+					xs := c.text(ie.X)
+					return fmt.Sprintf("%s is a slice, indexed by position: to find an element by a field, range over it: for _, x := range %s { if x.<Field> == %s { ... } }", xs, xs, c.text(ie.Index))
+				}
+			}
+		}
+	case reMissingKey.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			return fmt.Sprintf("a map literal takes key: value pairs: write %s: <value>", c.text(x))
+		}
+	case reErrorConvert.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			if b, ok := parents[x].(*ast.BinaryExpr); ok {
+				other := b.X
+				if other == x {
+					other = b.Y
+				}
+				os := c.text(other)
+				return fmt.Sprintf("an error is not a string: compare %s.Error() == %s, or strings.Contains(%s.Error(), %s) (after checking %s != nil)", os, c.text(x), os, c.text(x), os)
+			}
+		}
+	case reAppendString.MatchString(msg):
+		m := reAppendString.FindStringSubmatch(msg)
+		v := m[1]
+		if x := outerExpr(at); x != nil {
+			switch t := c.info.Types[x].Type; {
+			case t == nil:
+			case isString(t):
+				return fmt.Sprintf("%s is a string: write %s += ... (or collect the parts in a []string and strings.Join them)", v, v)
+			default:
+				if mt, ok := t.Underlying().(*types.Map); ok {
+					key, val := "key", "value"
+					if call, ok := parents[x].(*ast.CallExpr); ok && len(call.Args) == 2 {
+						key = c.text(call.Args[1])
+					}
+					if types.Identical(mt.Elem(), types.Typ[types.Bool]) {
+						val = "true"
+					}
+					return fmt.Sprintf("%s is a map: set an entry, %s[%s] = %s", v, v, key, val)
+				}
+			}
+		}
+	case reSliceCompare.MatchString(msg):
+		m := reSliceCompare.FindStringSubmatch(msg)
+		return fmt.Sprintf("compare the elements: %ss.Equal(%s, %s) (import \"%ss\")", m[3], m[1], m[2], m[3])
+	case reLenStruct.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			h, _, _ := strings.Cut(c.rangeStructHint(x), ", or decode")
+			return strings.Replace(h, ": range over ", ": take the len of ", 1)
+		}
+	case reBreak.MatchString(msg):
+		return "it is not inside a loop: to leave the function, return"
+	case reReturnCount.MatchString(msg):
+		if r := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok }); r != nil {
+			return c.returnHint(r.(*ast.ReturnStmt))
+		}
+	case reIndexInt.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			return fmt.Sprintf("convert it: int(%s)", c.text(x))
+		}
+	case reNoNewVars.MatchString(msg):
+		return "they are all declared already: assign with = instead of :="
+	case reUnused.MatchString(msg):
+		return c.unusedHint(te.Pos, parents, reUnused.FindStringSubmatch(msg)[1])
+	}
+	return ""
+}
+
+// outerExpr is the outermost expression among the nodes at a position.
+func outerExpr(at []ast.Node) ast.Expr {
+	for _, n := range at {
+		if x, ok := n.(ast.Expr); ok {
+			if _, isKV := x.(*ast.KeyValueExpr); !isKV {
+				return x
+			}
+		}
+	}
+	return nil
+}
+
+// enclosing returns the innermost node of the snippet that contains pos
+// and satisfies ok.
+func (c *checker) enclosing(pos token.Pos, ok func(ast.Node) bool) ast.Node {
+	var found ast.Node
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos > n.End() {
+			return false
+		}
+		if ok(n) {
+			found = n
+		}
+		return true
+	})
+	return found
+}
+
+// text is the snippet's source of n.
+func (c *checker) text(n ast.Node) string {
+	tf := c.fset.File(n.Pos())
+	if tf == nil {
+		return ""
+	}
+	start, end := tf.Offset(n.Pos()), tf.Offset(n.End())
+	if start < 0 || end > len(c.src) || start > end {
+		return ""
+	}
+	return string(c.src[start:end])
+}
+
+func (c *checker) typeString(t types.Type) string { return types.TypeString(t, c.qualifier) }
+
+// targetType is the type x should have had where it stands: a field of a
+// struct literal, an argument, the right of an assignment, a return value.
+func (c *checker) targetType(x ast.Expr, parents map[ast.Node]ast.Node) types.Type {
+	switch p := parents[x].(type) {
+	case *ast.KeyValueExpr:
+		lit, ok := parents[p].(*ast.CompositeLit)
+		if !ok {
+			return nil
+		}
+		key, ok := p.Key.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if st, ok := deref(c.info.Types[lit].Type).Underlying().(*types.Struct); ok {
+			for i := 0; i < st.NumFields(); i++ {
+				if st.Field(i).Name() == key.Name {
+					return st.Field(i).Type()
+				}
+			}
+		}
+	case *ast.CallExpr:
+		sig, ok := c.info.Types[p.Fun].Type.(*types.Signature)
+		if !ok {
+			if tv, ok := c.info.Types[p.Fun]; ok && tv.IsType() {
+				return tv.Type
+			}
+			return nil
+		}
+		for i, a := range p.Args {
+			if a != x {
+				continue
+			}
+			switch {
+			case sig.Variadic() && i >= sig.Params().Len()-1:
+				if s, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice); ok {
+					return s.Elem()
+				}
+			case i < sig.Params().Len():
+				return sig.Params().At(i).Type()
+			}
+		}
+	case *ast.AssignStmt:
+		for i, r := range p.Rhs {
+			if r == x && i < len(p.Lhs) {
+				return c.info.Types[p.Lhs[i]].Type
+			}
+		}
+	case *ast.ValueSpec:
+		if p.Type != nil {
+			return c.info.Types[p.Type].Type
+		}
+	case *ast.IndexExpr:
+		if t := c.info.Types[p.X].Type; t != nil && p.Index == x {
+			if mt, ok := t.Underlying().(*types.Map); ok {
+				return mt.Key()
+			}
+		}
+	case *ast.ReturnStmt:
+		fn := c.enclosing(x.Pos(), func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				return true
+			}
+			return false
+		})
+		var sig *types.Signature
+		switch f := fn.(type) {
+		case *ast.FuncDecl:
+			if obj, ok := c.info.Defs[f.Name].(*types.Func); ok {
+				sig = obj.Type().(*types.Signature)
+			}
+		case *ast.FuncLit:
+			sig, _ = c.info.Types[f].Type.(*types.Signature)
+		}
+		for i, r := range p.Results {
+			if r == x && sig != nil && i < sig.Results().Len() {
+				return sig.Results().At(i).Type()
+			}
+		}
+	case *ast.CompositeLit:
+		t := c.info.Types[p].Type
+		if t == nil {
+			return nil
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			return u.Elem()
+		case *types.Map:
+			return u.Elem()
+		}
+	}
+	return nil
+}
+
+func deref(t types.Type) types.Type {
+	if t == nil {
+		return types.Typ[types.Invalid]
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+func isNumeric(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func isUntyped(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && b.Info()&types.IsUntyped != 0
+}
+
+// fits reports whether a value of type from (untyped constants by their
+// kind) can stand where a to is wanted.
+func fits(from, to types.Type) bool {
+	if types.AssignableTo(from, to) {
+		return true
+	}
+	if isUntyped(from) {
+		switch {
+		case isNumeric(from) && isNumeric(to):
+			return true
+		case isString(from) && isString(to):
+			return true
+		}
+	}
+	return false
+}
+
+// mcpImport is what to add for mcp.Ptr when the snippet lacks the import.
+func (c *checker) mcpImport() string {
+	for _, im := range c.file.Imports {
+		if p, _ := strconv.Unquote(im.Path.Value); p == treePrefix+"mcp" {
+			return ""
+		}
+	}
+	return ` (and import "mcpfs/mcp")`
+}
+
+// convertHint says how to write x, of type from, where a to is wanted.
+func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
+	xs := c.text(x)
+	toS := c.typeString(to)
+	if sig, ok := from.(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.AssignableTo(sig.Results().At(0).Type(), to) {
+		return "it is a method or function: call it, " + xs + "()"
+	}
+	if tp, ok := to.Underlying().(*types.Pointer); ok {
+		elem := tp.Elem()
+		inner, innerT := xs, from
+		if tv := c.info.Types[x]; tv.Value != nil && isString(from) && isNumeric(elem) {
+			// A number in quotes: "10" for a *float64.
+			if n, err := strconv.ParseFloat(strings.Trim(tv.Value.ExactString(), `"`), 64); err == nil {
+				inner, innerT = strconv.FormatFloat(n, 'f', -1, 64), types.Typ[types.UntypedInt]
+				if n != float64(int64(n)) {
+					innerT = types.Typ[types.UntypedFloat]
+				}
+			}
+		}
+		if fp, ok := from.Underlying().(*types.Pointer); ok {
+			// A pointer of another type: mcp.Int(5) or &n for a *float64.
+			if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				inner, innerT = c.text(u.X), c.info.Types[u.X].Type
+			} else if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
+				inner, innerT = c.text(call.Args[0]), c.info.Types[call.Args[0]].Type
+				if tv := c.info.Types[call.Args[0]]; tv.Value != nil && isNumeric(tv.Type) {
+					innerT = types.Typ[types.UntypedInt] // a constant: mcp.Int(5)
+					if tv.Value.Kind() == constant.Float {
+						innerT = types.Typ[types.UntypedFloat]
+					}
+				}
+			} else {
+				inner, innerT = "*"+xs, fp.Elem()
+			}
+		}
+		if innerT != nil && (fits(innerT, elem) || isNumeric(innerT) && isNumeric(elem)) {
+			if b, ok := elem.Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 && innerT != nil && isInteger(innerT) {
+				if isUntyped(innerT) {
+					return fmt.Sprintf("optional fields are pointers: write mcp.Ptr(%s.0) (a %s; mcp.Ptr(%s) is a *int) or mcp.Float(%s)%s", inner, toS, inner, inner, c.mcpImport())
+				}
+				return fmt.Sprintf("optional fields are pointers: write mcp.Float(float64(%s))%s", inner, c.mcpImport())
+			}
+			if !types.Identical(innerT, elem) && !isUntyped(innerT) {
+				return fmt.Sprintf("optional fields are pointers: write mcp.Ptr(%s(%s))%s", c.typeString(elem), inner, c.mcpImport())
+			}
+			if isInteger(elem) && isUntyped(innerT) && !isInteger(innerT) {
+				if f, err := strconv.ParseFloat(inner, 64); err == nil {
+					return fmt.Sprintf("the field is a %s: write mcp.Ptr(%d)%s", toS, int64(f), c.mcpImport())
+				}
+			}
+			return fmt.Sprintf("optional fields are pointers: write mcp.Ptr(%s)%s", inner, c.mcpImport())
+		}
+	}
+	if fp, ok := from.Underlying().(*types.Pointer); ok && fits(fp.Elem(), to) {
+		if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if at := c.info.Types[call.Args[0]].Type; at != nil && fits(at, to) {
+				return fmt.Sprintf("a required field is a plain %s, not a pointer: write %s", toS, c.text(call.Args[0]))
+			}
+		}
+		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			return fmt.Sprintf("drop the &: pass the %s value itself, %s", toS, c.text(u.X))
+		}
+		return fmt.Sprintf("%s is a pointer: write *%s (after checking %s != nil)", xs, xs, xs)
+	}
+	if isByteSlice(to) && isString(from) {
+		return fmt.Sprintf("convert it: []byte(%s), or use the strings package's function", xs)
+	}
+	if isString(to) && isByteSlice(from) {
+		return fmt.Sprintf("convert it: string(%s)", xs)
+	}
+	if _, ok := to.Underlying().(*types.Map); ok {
+		return fmt.Sprintf("a %s is a map: write %s{key: value, ...}", toS, toS)
+	}
+	if ts, ok := to.Underlying().(*types.Slice); ok && fits(from, ts.Elem()) {
+		return fmt.Sprintf("a %s holds several: write %s{%s}", toS, toS, xs)
+	}
+	if named, ok := to.(*types.Named); ok && isString(to) && isString(from) && !isUntyped(from) {
+		consts := constantsOf(named)
+		h := fmt.Sprintf("convert it: %s(%s)", toS, xs)
+		if len(consts) > 0 {
+			h += ", or use one of its constants: " + strings.Join(c.qualified(named, consts), ", ")
+		}
+		return h
+	}
+	if isString(to) && !isString(from) && isNumeric(from) {
+		if isInteger(from) {
+			return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", xs, xs)
+		}
+		return fmt.Sprintf("a number is not a string: write fmt.Sprint(%s) or strconv.FormatFloat(%s, 'f', -1, 64)", xs, xs)
+	}
+	if isNumeric(to) && isNumeric(from) && !isUntyped(from) {
+		return fmt.Sprintf("convert it: %s(%s)", toS, xs)
+	}
+	if isNumeric(to) && isString(from) {
+		if isUntyped(from) {
+			return fmt.Sprintf("the field is a %s: write the number without quotes", toS)
+		}
+		return fmt.Sprintf("the field is a %s: parse the string first (strconv.ParseFloat / strconv.Atoi)", toS)
+	}
+	if fs, ok := from.(*types.Signature); ok {
+		if ts, ok := to.Underlying().(*types.Signature); ok && !types.Identical(fs, ts) {
+			return fmt.Sprintf("it wants a %s", c.sigString(ts))
+		}
+	}
+	if isString(from) && types.Identical(to, types.Universe.Lookup("error").Type()) {
+		return fmt.Sprintf("a string is not an error: compare the message, strings.Contains(err.Error(), %s), or make an error, errors.New(%s)", xs, xs)
+	}
+	if h := c.constructorHint(from, to); h != "" {
+		return h
+	}
+	if _, ok := to.Underlying().(*types.Struct); ok && types.ConvertibleTo(from, to) {
+		return fmt.Sprintf("the two types have the same fields: convert it, %s(%s)", toS, xs)
+	}
+	if h := c.methodHint(xs, from, to); h != "" {
+		return h
+	}
+	if sl, ok := from.Underlying().(*types.Slice); ok && fits(sl.Elem(), to) {
+		if call, ok := c.enclosing(x.Pos(), func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			return ok && slices.Contains(call.Args, x)
+		}).(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "append" && call.Ellipsis == token.NoPos {
+				return fmt.Sprintf("to append all its elements, spread it: %s...", xs)
+			}
+		}
+	}
+	if h := c.slicesHint(x, from); h != "" {
+		return h
+	}
+	if s, ok := from.Underlying().(*types.Slice); ok && isString(s.Elem()) && isString(to) {
+		return fmt.Sprintf("a %s is several strings: write strings.Join(%s, \", \") (or pick one, %s[0])", c.typeString(from), xs, xs)
+	}
+	if h := c.siblingHint(x, from); h != "" {
+		return h
+	}
+	if ts, ok := to.Underlying().(*types.Slice); ok {
+		if est, ok := ts.Elem().Underlying().(*types.Struct); ok {
+			return fmt.Sprintf("a %s is a list of structs: write %s{%s, ...}", toS, toS, strings.TrimPrefix(c.exampleLiteral(ts.Elem(), est, nil, false), c.typeString(ts.Elem())))
+		}
+	}
+	if st, ok := to.Underlying().(*types.Struct); ok {
+		if _, isNamed := to.(*types.Named); isNamed {
+			return fmt.Sprintf("pass a %s: write %s", toS, c.exampleLiteral(to, st, []string{xs}, isUntyped(from)))
+		}
+	}
+	return ""
+}
+
+// methodHint names the methods of from that give a to: a result type's
+// Text() for a string, Decode(&v) for JSON.
+func (c *checker) methodHint(xs string, from, to types.Type) string {
+	ms := types.NewMethodSet(from)
+	var ways []string
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Results().Len() == 0 {
+			continue
+		}
+		res := sig.Results().At(0).Type()
+		switch {
+		case sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.AssignableTo(res, to):
+			ways = append(ways, fmt.Sprintf("%s.%s()", xs, fn.Name()))
+		case sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(res) && isByteSlice(to):
+			ways = append(ways, fmt.Sprintf("[]byte(%s.%s())", xs, fn.Name()))
+		case sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(res) && isNumeric(to):
+			ways = append(ways, fmt.Sprintf("strconv.Atoi(%s.%s())", xs, fn.Name()))
+		case sig.Params().Len() == 1 && isEmptyInterface(sig.Params().At(0).Type()) && sig.Results().Len() == 1:
+			ways = append(ways, fmt.Sprintf("%s.%s(&v) to decode it into v directly", xs, fn.Name()))
+		}
+	}
+	if st, ok := deref(from).Underlying().(*types.Struct); ok && len(ways) == 0 {
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f.Exported() && types.AssignableTo(f.Type(), to) {
+				ways = append(ways, xs+"."+f.Name())
+			}
+		}
+		if len(ways) > 0 {
+			return fmt.Sprintf("%s %s is not %s %s: use one of its fields, %s", article(c.typeString(from)), c.typeString(from), article(c.typeString(to)), c.typeString(to), strings.Join(ways, ", "))
+		}
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s %s is not %s %s: write %s", article(c.typeString(from)), c.typeString(from), article(c.typeString(to)), c.typeString(to), strings.Join(ways, ", or "))
+}
+
+func isByteSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+func isEmptyInterface(t types.Type) bool {
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.Empty()
+}
+
+// constantsOf returns the names of the constants of type named declared
+// in its package.
+func constantsOf(named *types.Named) []string {
+	pkg := named.Obj().Pkg()
+	if pkg == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range pkg.Scope().Names() {
+		if k, ok := pkg.Scope().Lookup(n).(*types.Const); ok && k.Exported() && types.Identical(k.Type(), named) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// qualified writes names of named's package as the snippet would.
+func (c *checker) qualified(named *types.Named, names []string) []string {
+	q := c.qualifier(named.Obj().Pkg())
+	out := make([]string, len(names))
+	for i, n := range names {
+		if q != "" {
+			n = q + "." + n
+		}
+		out[i] = n
+	}
+	return out
+}
+
+// requiredFields returns the fields of st that a call must set: exported,
+// without omitempty in their json tag.
+func requiredFields(st *types.Struct) []*types.Var {
+	var out []*types.Var
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() {
+			continue
+		}
+		tag := reflect.StructTag(st.Tag(i)).Get("json")
+		if strings.Contains(tag, ",omitempty") || tag == "-" {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// exampleLiteral writes a literal of the struct type t (underlying st):
+// its required fields, the values given put into them in order (as far
+// as their types allow), "..." for the others.
+func (c *checker) exampleLiteral(t types.Type, st *types.Struct, values []string, valuesFit bool) string {
+	req := requiredFields(st)
+	var parts []string
+	for i, f := range req {
+		v := "..."
+		if valuesFit && i < len(values) {
+			v = values[i]
+		}
+		parts = append(parts, f.Name()+": "+v)
+	}
+	lit := c.typeString(t) + "{" + strings.Join(parts, ", ") + "}"
+	if len(req) < st.NumFields() {
+		lit += " (" + fieldsHint(t, c.qualifier, "") + ")"
+	}
+	return lit
+}
+
+// unkeyedHint: an unkeyed struct literal, whose values went into the
+// wrong fields: name them.
+func (c *checker) unkeyedHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	lit, ok := parents[x].(*ast.CompositeLit)
+	if !ok {
+		return ""
+	}
+	if _, ok := c.info.Types[lit].Type.Underlying().(*types.Struct); !ok {
+		return ""
+	}
+	return c.namedFieldsHint(lit)
+}
+
+// namedFieldsHint rewrites an unkeyed struct literal with field names.
+func (c *checker) namedFieldsHint(lit *ast.CompositeLit) string {
+	t := c.info.Types[lit].Type
+	if t == nil {
+		return ""
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	var values []string
+	for _, e := range lit.Elts {
+		if _, kv := e.(*ast.KeyValueExpr); kv {
+			return ""
+		}
+		values = append(values, c.text(e))
+	}
+	return "name the fields: " + c.exampleLiteral(t, st, values, true)
+}
+
+// binaryHint says how to make the operands of b agree.
+func (c *checker) binaryHint(b *ast.BinaryExpr) string {
+	xt, yt := c.info.Types[b.X].Type, c.info.Types[b.Y].Type
+	if xt == nil || yt == nil {
+		return ""
+	}
+	xs, ys := c.text(b.X), c.text(b.Y)
+	// A nil comparison of a struct value.
+	for _, p := range [][2]types.Type{{xt, yt}, {yt, xt}} {
+		if b, ok := p[1].(*types.Basic); ok && b.Kind() == types.UntypedNil {
+			if _, ok := p[0].Underlying().(*types.Struct); ok {
+				return fmt.Sprintf("a %s is a struct value, never nil: check the error the call returned instead (if err != nil)", c.typeString(p[0]))
+			}
+		}
+	}
+	// A pointer against a value.
+	if p, ok := xt.Underlying().(*types.Pointer); ok && fits(yt, p.Elem()) {
+		return fmt.Sprintf("%s is a pointer: write *%s (after checking %s != nil)", xs, xs, xs)
+	}
+	if p, ok := yt.Underlying().(*types.Pointer); ok && fits(xt, p.Elem()) {
+		return fmt.Sprintf("%s is a pointer: write *%s (after checking %s != nil)", ys, ys, ys)
+	}
+	// A bool compared with "true".
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if t := c.info.Types[p[0]].Type; t != nil && t.Underlying() == types.Typ[types.Bool] && isString(c.info.Types[p[1]].Type) {
+			return fmt.Sprintf("%s is a bool: write %s or !%s", c.text(p[0]), c.text(p[0]), c.text(p[0]))
+		}
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if n, ok := types.Unalias(c.info.Types[p[0]].Type).(*types.Named); ok && (b.Op == token.EQL || b.Op == token.NEQ) && isString(n) && !types.Identical(xt, yt) {
+			if consts := constantsOf(n); len(consts) > 0 && len(consts) <= 12 {
+				return fmt.Sprintf("%s is a %s: compare it with one of its constants, %s", c.text(p[0]), c.typeString(n), strings.Join(c.qualified(n, consts), ", "))
+			}
+		}
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if sl, ok := c.info.Types[p[0]].Type.Underlying().(*types.Slice); ok && isString(sl.Elem()) && isString(c.info.Types[p[1]].Type) {
+			return fmt.Sprintf("%s is several strings: write strings.Join(%s, \", \")", c.text(p[0]), c.text(p[0]))
+		}
+	}
+	for _, p := range [][2]types.Type{{xt, yt}, {yt, xt}} {
+		if p[0] == types.Universe.Lookup("rune").Type() && isString(p[1]) {
+			return "ranging over a string gives runes: compare with a rune literal ('a'), or split the string first (strings.Split(s, \"\\n\"), strings.Fields(s))"
+		}
+	}
+	switch {
+	case isString(xt) && isNumeric(yt):
+		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", ys, ys)
+	case isNumeric(xt) && isString(yt):
+		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", xs, xs)
+	case isNumeric(xt) && isNumeric(yt):
+		// Convert the plain one to the named one (time.Duration), else
+		// the integer to the float.
+		_, xNamed := xt.(*types.Named)
+		_, yNamed := yt.(*types.Named)
+		switch {
+		case yNamed && !xNamed, !xNamed && !yNamed && isInteger(xt) && !isInteger(yt):
+			return fmt.Sprintf("convert one side: %s(%s)", c.typeString(yt), xs)
+		default:
+			return fmt.Sprintf("convert one side: %s(%s)", c.typeString(xt), ys)
+		}
+	}
+	return ""
+}
+
+// assignCountHint: one variable for a call that also returns an error.
+func (c *checker) assignCountHint(pos token.Pos, m []string) string {
+	n := c.enclosing(pos, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.AssignStmt, *ast.ValueSpec:
+			return true
+		}
+		return false
+	})
+	var lhs []string
+	var rhs ast.Expr
+	tok := "="
+	switch s := n.(type) {
+	case *ast.AssignStmt:
+		for _, l := range s.Lhs {
+			lhs = append(lhs, c.text(l))
+		}
+		if len(s.Rhs) == 1 {
+			rhs = s.Rhs[0]
+		}
+		tok = s.Tok.String()
+	case *ast.ValueSpec:
+		for _, l := range s.Names {
+			lhs = append(lhs, l.Name)
+		}
+		if len(s.Values) == 1 {
+			rhs = s.Values[0]
+		}
+	}
+	if rhs == nil {
+		return ""
+	}
+	tup, ok := c.info.Types[rhs].Type.(*types.Tuple)
+	if !ok {
+		if t := c.info.Types[rhs].Type; t != nil && len(lhs) > 1 {
+			name := lhs[len(lhs)-1]
+			if types.Identical(t, types.Universe.Lookup("error").Type()) {
+				name = "err"
+			}
+			return fmt.Sprintf("%s returns one value (%s): write %s %s %s", m[2], c.typeString(t), name, tok, c.text(rhs))
+		}
+		return ""
+	}
+	if tup.Len() <= len(lhs) {
+		return ""
+	}
+	var names []string
+	names = append(names, lhs...)
+	for i := len(lhs); i < tup.Len(); i++ {
+		switch {
+		case types.Identical(tup.At(i).Type(), types.Universe.Lookup("error").Type()):
+			names = append(names, "err")
+		case types.Identical(tup.At(i).Type(), types.Typ[types.Bool]):
+			names = append(names, "ok")
+		default:
+			names = append(names, "_")
+		}
+	}
+	if call, ok := rhs.(*ast.CallExpr); ok {
+		if fn, ok := c.info.Uses[calleeIdent(call.Fun)].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && strings.HasPrefix(fn.Name(), "Print") {
+			sname := "S" + strings.ToLower(fn.Name()[:1]) + fn.Name()[1:]
+			return fmt.Sprintf("fmt.%s prints; fmt.%s returns the string: %s %s fmt.%s(...)", fn.Name(), sname, strings.Join(lhs, ", "), tok, sname)
+		}
+	}
+	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, c.text(rhs))
+	switch names[len(names)-1] {
+	case "err":
+		h += ", then check err"
+	case "ok":
+		h += ", then check ok"
+	}
+	return h
+}
+
+// argsHint: a generated function takes one Args struct.
+func (c *checker) argsHint(call *ast.CallExpr) string {
+	sig, ok := c.info.Types[call.Fun].Type.(*types.Signature)
+	if !ok {
+		return ""
+	}
+	var st *types.Struct
+	if sig.Params().Len() == 1 {
+		st, _ = sig.Params().At(0).Type().Underlying().(*types.Struct)
+	}
+	if st == nil {
+		// Any other function: its parameters, with their names.
+		params := make([]string, sig.Params().Len())
+		for i := range params {
+			p := sig.Params().At(i)
+			ts := c.typeString(p.Type())
+			if sig.Variadic() && i == len(params)-1 {
+				ts = "..." + strings.TrimPrefix(ts, "[]")
+			}
+			params[i] = strings.TrimSpace(p.Name() + " " + ts)
+		}
+		return fmt.Sprintf("%s takes (%s)", c.text(call.Fun), strings.Join(params, ", "))
+	}
+	t := sig.Params().At(0).Type()
+	var values []string
+	fit := true
+	req := requiredFields(st)
+	for i, a := range call.Args {
+		values = append(values, c.text(a))
+		if at := c.info.Types[a].Type; i < len(req) && (at == nil || !fits(at, req[i].Type())) {
+			fit = false
+		}
+	}
+	return fmt.Sprintf("it takes one %s: write %s(%s)", c.typeString(t), c.text(call.Fun), c.exampleLiteral(t, st, values, fit && len(values) > 0))
+}
+
+// indexStructHint: a struct indexed like a map: name its fields.
+func (c *checker) indexStructHint(ix *ast.IndexExpr) string {
+	t := c.info.Types[ix.X].Type
+	if t == nil {
+		return ""
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	key := ""
+	if bl, ok := ix.Index.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+		key, _ = strconv.Unquote(bl.Value)
+	}
+	var names []string
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Exported() {
+			names = append(names, st.Field(i).Name())
+		}
+	}
+	xs := c.text(ix.X)
+	var sels []string
+	for _, n := range closest(key, names) {
+		if !strings.HasPrefix(n, "...") {
+			sels = append(sels, xs+"."+n)
+		}
+	}
+	return fmt.Sprintf("%s is a struct, not a map: use its fields: %s", xs, strings.Join(sels, ", "))
+}
+
+// rangeStructHint: ranging over a struct: its slice and map fields, and
+// a Decode method, are what can be ranged over.
+func (c *checker) rangeStructHint(x ast.Expr) string {
+	t := c.info.Types[x].Type
+	if t == nil {
+		return ""
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	xs := c.text(x)
+	var ways []string
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() {
+			continue
+		}
+		switch f.Type().Underlying().(type) {
+		case *types.Slice, *types.Map:
+			if !isByteSlice(f.Type()) {
+				ways = append(ways, xs+"."+f.Name())
+			}
+		}
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	h := fmt.Sprintf("%s is a struct: range over %s", xs, strings.Join(ways, " or "))
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		if sig := fn.Type().(*types.Signature); sig.Params().Len() == 1 && isEmptyInterface(sig.Params().At(0).Type()) {
+			h += fmt.Sprintf(", or decode it into a slice: %s.%s(&items)", xs, fn.Name())
+		}
+	}
+	return h
+}
+
+// sliceFieldHint: x.F where x is a slice whose elements have F.
+func (c *checker) sliceFieldHint(at []ast.Node, parents map[ast.Node]ast.Node) string {
+	for _, n := range at {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			if sel, ok = parents[n].(*ast.SelectorExpr); !ok || sel.Sel != n {
+				continue
+			}
+		}
+		t := c.info.Types[sel.X].Type
+		if t == nil {
+			continue
+		}
+		if isString(t) {
+			xs := c.text(sel.X)
+			h := fmt.Sprintf("%s is a string: split it first, strings.Split(%s, \"\\n\") or strings.Fields(%s)", xs, xs, xs)
+			// The struct it came from may have the field: doc.Text.Lines → doc.Lines.
+			if inner, ok := sel.X.(*ast.SelectorExpr); ok {
+				if it := c.info.Types[inner.X].Type; it != nil {
+					if obj, _, _ := types.LookupFieldOrMethod(it, true, nil, sel.Sel.Name); obj != nil {
+						h += fmt.Sprintf(", or %s.%s", c.text(inner.X), sel.Sel.Name)
+					}
+				}
+			}
+			return h
+		}
+		if mt, ok := t.Underlying().(*types.Map); ok && isString(mt.Key()) {
+			xs := c.text(sel.X)
+			return fmt.Sprintf("%s is a map (%s): index it, %s[%q] (with the key as the data spells it)", xs, c.typeString(t), xs, sel.Sel.Name)
+		}
+		s, ok := t.Underlying().(*types.Slice)
+		if !ok {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(s.Elem(), true, nil, sel.Sel.Name)
+		if obj == nil {
+			continue
+		}
+		xs := c.text(sel.X)
+		return fmt.Sprintf("%s is a slice (%s): index it, %s[0].%s, or range over it", xs, c.typeString(t), xs, sel.Sel.Name)
+	}
+	return ""
+}
+
+// unusedHint: a range key never used is written _.
+func (c *checker) unusedHint(pos token.Pos, parents map[ast.Node]ast.Node, name string) string {
+	if r := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.RangeStmt); return ok }); r != nil {
+		rs := r.(*ast.RangeStmt)
+		if id, ok := rs.Key.(*ast.Ident); ok && id.Pos() == pos && rs.Value != nil {
+			return fmt.Sprintf("write _ in its place: for _, %s := range %s", c.text(rs.Value), c.text(rs.X))
+		}
+	}
+	return fmt.Sprintf("use %s, or delete it (or write _ in its place)", name)
+}
+
+// stdMemberHint lists the closest names a standard package declares.
+func (c *checker) stdMemberHint(pkg *types.Package, name string) string {
+	if strings.HasPrefix(pkg.Path(), treePrefix) {
+		return ""
+	}
+	var names []string
+	for _, n := range pkg.Scope().Names() {
+		if token.IsExported(n) {
+			names = append(names, n)
+		}
+	}
+	near := closest(name, names)
+	if len(near) > 5 {
+		near = near[:5]
+	}
+	return fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
+}
+
+// article is "a" or "an" for the type name s.
+func article(s string) string {
+	s = strings.TrimLeft(s, "*[]")
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
+	}
+	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// siblingHint: x is an argument of a package function that wants another
+// type; name the functions of that package that take x's type there
+// (sort.Ints for a []int given to sort.Strings).
+func (c *checker) siblingHint(x ast.Expr, from types.Type) string {
+	call, ok := c.enclosing(x.Pos(), func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && slices.Contains(call.Args, x)
+	}).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := c.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return ""
+	}
+	pos := slices.Index(call.Args, x)
+	var fits []string
+	for _, n := range fn.Pkg().Scope().Names() {
+		f, ok := fn.Pkg().Scope().Lookup(n).(*types.Func)
+		if !ok || !f.Exported() || f == fn {
+			continue
+		}
+		sig := f.Type().(*types.Signature)
+		if sig.Params().Len() != len(call.Args) || sig.TypeParams() != nil {
+			continue
+		}
+		if pt := sig.Params().At(pos).Type(); types.AssignableTo(from, pt) && !types.IsInterface(pt) {
+			fits = append(fits, c.text(sel.X)+"."+n)
+		}
+	}
+	if len(fits) == 0 || len(fits) > 5 {
+		return ""
+	}
+	return fmt.Sprintf("%s takes another type there; for a %s: %s", c.text(call.Fun), c.typeString(from), strings.Join(fits, ", "))
+}
+
+// returnHint writes a return with the values the function wants: those
+// given where their types fit (from the end, where the error is), zero
+// values for the rest.
+func (c *checker) returnHint(r *ast.ReturnStmt) string {
+	fn := c.enclosing(r.Pos(), func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return true
+		}
+		return false
+	})
+	var sig *types.Signature
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := c.info.Defs[f.Name].(*types.Func); ok {
+			sig = obj.Type().(*types.Signature)
+		}
+	case *ast.FuncLit:
+		sig, _ = c.info.Types[f].Type.(*types.Signature)
+	}
+	if sig == nil {
+		return ""
+	}
+	want := sig.Results()
+	vals := make([]string, want.Len())
+	used := make([]bool, len(r.Results))
+	// Match the given values to the wanted results, last first.
+	j := len(r.Results) - 1
+	for i := want.Len() - 1; i >= 0 && j >= 0; i-- {
+		if t := c.info.Types[r.Results[j]].Type; t != nil && fits(t, want.At(i).Type()) {
+			vals[i] = c.text(r.Results[j])
+			used[j] = true
+			j--
+		}
+	}
+	for i := range vals {
+		if vals[i] == "" {
+			vals[i] = c.zeroValue(want.At(i).Type())
+		}
+	}
+	return fmt.Sprintf("the function returns (%s): write return %s", c.tupleString(want), strings.Join(vals, ", "))
+}
+
+func (c *checker) tupleString(t *types.Tuple) string {
+	parts := make([]string, t.Len())
+	for i := range parts {
+		parts[i] = c.typeString(t.At(i).Type())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// zeroValue writes the zero value of t.
+func (c *checker) zeroValue(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsString != 0:
+			return `""`
+		case u.Info()&types.IsBoolean != 0:
+			return "false"
+		case u.Info()&types.IsNumeric != 0:
+			return "0"
+		}
+	case *types.Struct:
+		return c.typeString(t) + "{}"
+	case *types.Array:
+		return c.typeString(t) + "{}"
+	}
+	return "nil"
+}
+
+// enclosingCond returns the condition of the if, for or switch statement
+// at pos.
+func (c *checker) enclosingCond(pos token.Pos) ast.Expr {
+	var cond ast.Expr
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos > n.End() {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.IfStmt:
+			cond = s.Cond
+		case *ast.ForStmt:
+			if s.Cond != nil {
+				cond = s.Cond
+			}
+		}
+		return true
+	})
+	return cond
+}
+
+// slicesHint: a function of strings or bytes given a slice: the slices
+// package has one of the same name for slices (slices.Contains).
+func (c *checker) slicesHint(x ast.Expr, from types.Type) string {
+	if _, ok := from.Underlying().(*types.Slice); !ok {
+		return ""
+	}
+	call, ok := c.enclosing(x.Pos(), func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && slices.Contains(call.Args, x)
+	}).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := c.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || (fn.Pkg().Path() != "strings" && fn.Pkg().Path() != "bytes") {
+		return ""
+	}
+	sp, err := c.cache.Import("slices")
+	if err != nil || sp.Scope().Lookup(fn.Name()) == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s works on one string; for a slice write slices.%s (import \"slices\")", c.text(call.Fun), fn.Name())
+}
+
+// sigString writes a func type with its parameter names, grouped as Go
+// code writes them: func(i, j int) bool.
+func (c *checker) sigString(sig *types.Signature) string {
+	var parts []string
+	ps := sig.Params()
+	for i := 0; i < ps.Len(); i++ {
+		name, t := ps.At(i).Name(), c.typeString(ps.At(i).Type())
+		if i+1 < ps.Len() && name != "" && types.Identical(ps.At(i).Type(), ps.At(i+1).Type()) {
+			parts = append(parts, name)
+			continue
+		}
+		parts = append(parts, strings.TrimSpace(name+" "+t))
+	}
+	res := ""
+	switch rs := sig.Results(); rs.Len() {
+	case 0:
+	case 1:
+		res = " " + c.typeString(rs.At(0).Type())
+	default:
+		res = " (" + c.tupleString(rs) + ")"
+	}
+	return "func(" + strings.Join(parts, ", ") + ")" + res
+}
+
+// constructorHint: a value of type from where a named type of a package
+// is wanted: the functions of that package that make one from it
+// (time.Parse for a string where a time.Time is wanted).
+func (c *checker) constructorHint(from, to types.Type) string {
+	named, ok := types.Unalias(to).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() == c.pkg || isUntyped(from) {
+		return ""
+	}
+	pkg := named.Obj().Pkg()
+	var makers []string
+	for _, n := range pkg.Scope().Names() {
+		f, ok := pkg.Scope().Lookup(n).(*types.Func)
+		if !ok || !f.Exported() {
+			continue
+		}
+		sig := f.Type().(*types.Signature)
+		if sig.Results().Len() == 0 || !types.Identical(sig.Results().At(0).Type(), to) {
+			continue
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			if types.Identical(sig.Params().At(i).Type(), from) {
+				makers = append(makers, c.qualifier(pkg)+"."+n+strings.TrimPrefix(c.sigString(sig), "func"))
+				break
+			}
+		}
+	}
+	if len(makers) == 0 || len(makers) > 4 {
+		return ""
+	}
+	return fmt.Sprintf("to make a %s from a %s: %s", c.typeString(to), c.typeString(from), strings.Join(makers, "; "))
+}
