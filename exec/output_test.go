@@ -180,13 +180,20 @@ func TestOutputDirBound(t *testing.T) {
 	go func() { // watch the directory's size while the floods write
 		defer close(watched)
 		for {
+			// The scan holds the directory's lock, as a prune does: a
+			// scan that saw a file before a prune removed it and another
+			// after a write grew it would count bytes that were never on
+			// disk together. Writes still land during the scan, within
+			// what they reserved.
 			var total int64
+			d.mu.Lock()
 			entries, _ := os.ReadDir(dir)
 			for _, e := range entries {
 				if info, err := e.Info(); err == nil {
 					total += info.Size()
 				}
 			}
+			d.mu.Unlock()
 			if total > peak.Load() {
 				peak.Store(total)
 			}
