@@ -7,7 +7,7 @@
 // A Runner starts workers by re-executing the running program
 // (/proc/self/exe) with a marker argument; that program's main must hand
 // over to exec/worker first (see worker.IsWorker). Each worker confines
-// itself (exec/sandbox: inherited descriptors closed, resource limits, the
+// itself (exec/internal/sandbox: inherited descriptors closed, resource limits, the
 // switch from root to nobody with no capabilities, Landlock, seccomp; the
 // Runner adds new network, IPC, UTS, PID and mount namespaces, in which
 // the worker mounts a /proc of its own, its own process group and an

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 )
 
 // escape is a snippet that tries to leave the sandbox. The unrestricted

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 	"github.com/mcpfs/mcpfs/exec/worker"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpfs/mcpfs/exec/check"
-	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 )
 
 // fileRoutes are snippets, within the default allowlist, that reach a

@@ -12,8 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 	"github.com/mcpfs/mcpfs/exec/internal/shim"
-	"github.com/mcpfs/mcpfs/exec/sandbox"
 	"github.com/mcpfs/mcpfs/exec/worker"
 )
 

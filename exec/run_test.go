@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 )
 
 // TestRunLegitimate runs snippets an agent would write against the built-in

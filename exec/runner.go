@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 	"github.com/mcpfs/mcpfs/exec/worker"
 )
 

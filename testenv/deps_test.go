@@ -47,18 +47,18 @@ var rules = []struct {
 	{pkg: "discovery/naming", denyAll: kernelAndNet},
 	{pkg: "discovery/jsonvalue", denyAll: kernelAndNet},
 	{pkg: "discovery/policy", denyAll: kernelAndNet},
-	{pkg: "discovery/audit", denyAll: kernelAndNet},
+	{pkg: "cmd/internal/audit", denyAll: kernelAndNet},
 	{pkg: "fs/gen/runtime/mcp", denyAll: kernelAndNet},
 	{pkg: "fs/gen/shape", denyAll: kernelAndNet},
 	{pkg: "exec/check", denyAll: netAndKernel},
 	{pkg: "exec/check/internal/mkstd"},
 	{pkg: "exec/internal/shim", denyAll: netAndKernel},
-	{pkg: "exec/sandbox"},
+	{pkg: "exec/internal/sandbox"},
 
 	// Discovery: connections and calls; it knows nothing of the tree.
 	{pkg: "discovery", mcpfs: []string{"discovery/..."}},
 	{pkg: "discovery/builtin", mcpfs: []string{"discovery/..."}},
-	{pkg: "discovery/trust", mcpfs: []string{"discovery/..."}},
+	{pkg: "cmd/internal/trust", mcpfs: []string{"discovery/..."}},
 	{pkg: "discovery/internal/faultserver", mcpfs: []string{"discovery/..."}},
 	{pkg: "cache", mcpfs: []string{"discovery/catalog"}},
 
@@ -75,16 +75,16 @@ var rules = []struct {
 	{pkg: "fs/fuse", mcpfs: append([]string{"fs/internal/..."}, skillsLayer...)},
 
 	// Running snippets.
-	{pkg: "exec/worker", mcpfs: []string{"exec/check", "exec/check/...", "exec/internal/shim", "exec/sandbox", "fs/gen/runtime/mcp"}},
+	{pkg: "exec/worker", mcpfs: []string{"exec/check", "exec/check/...", "exec/internal/shim", "exec/internal/sandbox", "fs/gen/runtime/mcp"}},
 	{pkg: "exec", mcpfs: append([]string{"exec/..."}, fsLayer...)},
-	{pkg: "exec/mcpserver", mcpfs: []string{"discovery/...", "fs", "fs/...", "exec", "exec/...", "skills", "cache"}},
+	{pkg: "cmd/internal/mcpserver", mcpfs: []string{"discovery/...", "fs", "fs/...", "exec", "exec/...", "skills", "cache"}},
 
 	// The commands' shared packages: the engine wires everything but the
 	// kernel adapter; the page sees the engine through an interface.
 	{pkg: "cmd/internal/tokens", denyAll: kernelAndNet},
 	{pkg: "cmd/internal/runlog", mcpfs: append([]string{"exec", "exec/..."}, fsLayer...)},
-	{pkg: "cmd/internal/engine", mcpfs: []string{"discovery/...", "cache", "fs", "fs/gen/...", "fs/search", "skills", "exec", "exec/...", "cmd/internal/runlog"}},
-	{pkg: "cmd/internal/ui", mcpfs: []string{"discovery/...", "fs", "fs/gen/...", "skills", "exec", "exec/...", "cmd/internal/runlog", "cmd/internal/tokens"}},
+	{pkg: "cmd/internal/engine", mcpfs: []string{"discovery/...", "cache", "fs", "fs/gen/...", "fs/search", "skills", "exec", "exec/...", "cmd/internal/runlog", "cmd/internal/audit", "cmd/internal/trust"}},
+	{pkg: "cmd/internal/ui", mcpfs: []string{"discovery/...", "fs", "fs/gen/...", "skills", "exec", "exec/...", "cmd/internal/runlog", "cmd/internal/tokens", "cmd/internal/audit"}},
 	{pkg: "cmd/internal/thirdparty/...", mcpfs: []string{"cmd/internal/thirdparty/..."}},
 	{pkg: "testenv"},
 }

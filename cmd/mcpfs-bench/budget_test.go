@@ -17,9 +17,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
+	"github.com/mcpfs/mcpfs/cmd/internal/mcpserver"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/builtin"
-	"github.com/mcpfs/mcpfs/exec/mcpserver"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 
@@ -166,7 +166,7 @@ func TestServeDefinitionsBudget(t *testing.T) {
 	instr, tools := c.count(res.Instructions), c.count(string(raw))
 	t.Logf("instructions %d tokens, tools/list %d tokens (%d tools)", instr, tools, len(list.Tools))
 	if instr+tools > serveBudget {
-		t.Errorf("serve's instructions and tools/list are %d tokens, over the %d budget: make exec/mcpserver's definitions terser", instr+tools, serveBudget)
+		t.Errorf("serve's instructions and tools/list are %d tokens, over the %d budget: make cmd/internal/mcpserver's definitions terser", instr+tools, serveBudget)
 	}
 
 	// The README names the same tools.

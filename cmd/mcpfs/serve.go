@@ -22,9 +22,9 @@ import (
 
 	"github.com/mcpfs/mcpfs/cache"
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
+	"github.com/mcpfs/mcpfs/cmd/internal/mcpserver"
 	"github.com/mcpfs/mcpfs/cmd/internal/ui"
 	"github.com/mcpfs/mcpfs/exec"
-	"github.com/mcpfs/mcpfs/exec/mcpserver"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 	"github.com/mcpfs/mcpfs/fs/fuse"
 )

@@ -333,7 +333,7 @@ func main() {
 func TestServeConformance(t *testing.T) {
 	node := testenv.Node22(t)
 	suite := testenv.Module(t, "@modelcontextprotocol/conformance/dist/index.js")
-	baseline, err := filepath.Abs("../../exec/mcpserver/testdata/conformance-expected-failures.yaml")
+	baseline, err := filepath.Abs("../../cmd/internal/mcpserver/testdata/conformance-expected-failures.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,12 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/audit"
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
+	"github.com/mcpfs/mcpfs/cmd/internal/trust"
 	"github.com/mcpfs/mcpfs/discovery"
-	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/discovery/naming"
 	"github.com/mcpfs/mcpfs/discovery/policy"
-	"github.com/mcpfs/mcpfs/discovery/trust"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpfs/mcpfs/discovery/audit"
+	"github.com/mcpfs/mcpfs/cmd/internal/audit"
 )
 
 // The tool policy, the audit log and pinned definitions, through the real

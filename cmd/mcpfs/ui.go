@@ -17,9 +17,9 @@ import (
 
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
+	"github.com/mcpfs/mcpfs/cmd/internal/trust"
 	"github.com/mcpfs/mcpfs/cmd/internal/ui"
 	"github.com/mcpfs/mcpfs/discovery"
-	"github.com/mcpfs/mcpfs/discovery/trust"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"

@@ -1,5 +1,5 @@
 // Package worker is the process side of snippet execution: the mcpfs binary
-// re-executed with a marker argument confines itself (exec/sandbox), tells
+// re-executed with a marker argument confines itself (exec/internal/sandbox), tells
 // its parent it is ready, receives one job over the control channel (file
 // descriptor 3), interprets the snippet with yaegi, and exits. Tool calls
 // the snippet makes travel to the parent as messages on the same channel;

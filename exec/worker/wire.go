@@ -9,7 +9,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 )
 
 // MaxMessage bounds one message on the control channel, in bytes: a job

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpfs/mcpfs/exec/sandbox"
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 )
 
 func TestConnRoundTrip(t *testing.T) {

@@ -22,8 +22,8 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/mcpfs/mcpfs/exec/check"
+	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 	"github.com/mcpfs/mcpfs/exec/internal/shim"
-	"github.com/mcpfs/mcpfs/exec/sandbox"
 	"github.com/mcpfs/mcpfs/fs/gen/runtime/mcp"
 )
 

@@ -4,7 +4,7 @@
 //
 // Every face shares it:
 //
-//   - search_tools of `mcpfs serve` (exec/mcpserver) indexes the tree's
+//   - search_tools of `mcpfs serve` (cmd/internal/mcpserver) indexes the tree's
 //     catalog and skills with ToolDocs and SkillDocs, adds its sources'
 //     entries, and prints a line per hit (Line) or the hits' declarations;
 //   - `mcpfs search QUERY` prints Indexer.Search(tree, QUERY, n);

@@ -27,11 +27,11 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/cmd/internal/audit"
 	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
+	"github.com/mcpfs/mcpfs/cmd/internal/trust"
 	"github.com/mcpfs/mcpfs/discovery"
-	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/discovery/naming"
-	"github.com/mcpfs/mcpfs/discovery/trust"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"

@@ -13,10 +13,10 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/audit"
+	"github.com/mcpfs/mcpfs/cmd/internal/trust"
 	"github.com/mcpfs/mcpfs/discovery"
-	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/discovery/policy"
-	"github.com/mcpfs/mcpfs/discovery/trust"
 	"github.com/mcpfs/mcpfs/exec"
 )
 

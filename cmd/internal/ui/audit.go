@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/mcpfs/mcpfs/discovery/audit"
+	"github.com/mcpfs/mcpfs/cmd/internal/audit"
 )
 
 // The page shows the tail of the engine's audit log: every tool call of

@@ -19,9 +19,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/audit"
 	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
 	"github.com/mcpfs/mcpfs/discovery"
-	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/skills"

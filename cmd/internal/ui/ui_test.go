@@ -19,10 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/audit"
 	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
 	"github.com/mcpfs/mcpfs/cmd/internal/tokens"
 	"github.com/mcpfs/mcpfs/discovery"
-	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
