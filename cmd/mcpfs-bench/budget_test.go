@@ -20,6 +20,7 @@ import (
 	"github.com/mcpfs/mcpfs/cmd/internal/mcpserver"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/builtin"
+	"github.com/mcpfs/mcpfs/exec"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 
@@ -125,6 +126,10 @@ const serveBudget = 800
 type serveEngineForTest struct{ *engine.Engine }
 
 func (s serveEngineForTest) Tree() iofs.FS { return s.Engine.Tree() }
+
+func (s serveEngineForTest) Run(ctx context.Context, filename string, src []byte, timeout time.Duration, hooks mcpserver.RunHooks) (*exec.Result, error) {
+	return s.Engine.RunWith(ctx, filename, src, engine.RunOptions{Timeout: timeout, Stdout: hooks.Stdout, Waiting: hooks.Waiting})
+}
 
 // TestServeDefinitionsBudget counts what `mcpfs serve` costs a client up
 // front: the initialize instructions and the tools/list result (with a

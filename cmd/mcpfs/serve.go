@@ -211,11 +211,11 @@ type serveEngine struct {
 
 func (s serveEngine) Tree() iofs.FS { return s.Engine.Tree() }
 
-func (s serveEngine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
+func (s serveEngine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration, hooks mcpserver.RunHooks) (*exec.Result, error) {
 	if timeout == 0 {
 		timeout = s.timeout
 	}
-	return s.Engine.RunWith(ctx, filename, src, engine.RunOptions{Timeout: timeout, Strict: s.strict, Face: engine.FaceServe})
+	return s.Engine.RunWith(ctx, filename, src, engine.RunOptions{Timeout: timeout, Strict: s.strict, Face: engine.FaceServe, Stdout: hooks.Stdout, Waiting: hooks.Waiting})
 }
 
 // serveHTTP serves srv on ln until ctx ends.

@@ -69,14 +69,14 @@ func (e *testEngine) Tree() iofs.FS {
 
 func (e *testEngine) WaitReady(ctx context.Context) { e.sup.Settle(ctx) }
 
-func (e *testEngine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error) {
+func (e *testEngine) Run(ctx context.Context, filename string, src []byte, timeout time.Duration, hooks RunHooks) (*exec.Result, error) {
 	e.runs.Add(1)
 	tree := e.Tree()
 	prog, err := check.Check(filename, src, tree, check.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return e.runner.Run(ctx, exec.Request{Filename: filename, Source: prog.Source, Tree: tree, Packages: prog.TreePackages, Timeout: timeout, Call: e.sup.CallTool})
+	return e.runner.Run(ctx, exec.Request{Filename: filename, Source: prog.Source, Tree: tree, Packages: prog.TreePackages, Timeout: timeout, Call: e.sup.CallTool, Stdout: hooks.Stdout})
 }
 
 // newTestServer returns a server over a real engine and an in-process

@@ -18,7 +18,7 @@ type treeEngine struct{ tree iofs.FS }
 
 func (e treeEngine) Tree() iofs.FS                 { return e.tree }
 func (e treeEngine) WaitReady(ctx context.Context) {}
-func (e treeEngine) Run(context.Context, string, []byte, time.Duration) (*exec.Result, error) {
+func (e treeEngine) Run(context.Context, string, []byte, time.Duration, RunHooks) (*exec.Result, error) {
 	return nil, errors.New("no runs here")
 }
 

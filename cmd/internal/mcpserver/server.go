@@ -30,11 +30,21 @@ type Engine interface {
 	// the sandbox. A snippet that does not pass the check returns a
 	// check.ErrorList and a nil Result; a failed run returns the Result
 	// and a *exec.RunError. Zero timeout means the engine's default.
-	Run(ctx context.Context, filename string, src []byte, timeout time.Duration) (*exec.Result, error)
+	Run(ctx context.Context, filename string, src []byte, timeout time.Duration, hooks RunHooks) (*exec.Result, error)
 	// WaitReady waits, within a bound of its own, until no server is
 	// still connecting without any tools listed, so that a search sees
 	// every server that is going to come up.
 	WaitReady(ctx context.Context)
+}
+
+// RunHooks tell the caller how a run goes while it runs; nil fields are
+// not called.
+type RunHooks struct {
+	// Stdout receives the snippet's output as it is printed.
+	Stdout io.Writer
+	// Waiting is called once when the run must wait for a run slot,
+	// with the number of runs ahead of it.
+	Waiting func(running int)
 }
 
 // Defaults for the zero values of Options.

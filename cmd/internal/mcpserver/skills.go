@@ -229,7 +229,7 @@ func (s *Server) runSkill(name string) server.ToolHandlerFunc {
 			return s.skillError("%s: %v", tool, err), nil
 		}
 		start := time.Now()
-		res, runErr := s.engine.Run(ctx, tool+".go", src, 0)
+		res, runErr := s.engine.Run(ctx, tool+".go", src, 0, RunHooks{})
 		if runErr != nil && ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: %w", tool, ctx.Err())
 		}
