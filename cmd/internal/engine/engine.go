@@ -98,6 +98,7 @@ type Engine struct {
 	stopSkills      func()        // stops following the skill store
 	followed        chan struct{} // closed when the watch loop ends
 	closeOnce       sync.Once
+	genCache        *mcpfs.GenCache
 }
 
 // Options configure an Engine.
@@ -136,6 +137,11 @@ type Options struct {
 	CacheWhy string
 	// Shared: the cache is given, or there is none (CacheWhy).
 	Shared bool
+	// TreeMemory bounds the bytes of generated server packages the
+	// engine's trees keep (see fs.GenCache) when the config's
+	// mcpfs.engine.treeMemory does not; 0 means fs.DefaultGenerated,
+	// negative no bound.
+	TreeMemory int64
 }
 
 // sharedCache is a cache the supervisor uses but does not close: it has
@@ -225,7 +231,10 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		e.skillsKey, e.treeSkills = skillsState(st.List())
 	}
 	e.treeGen = e.trust.Gen()
-	e.tree.Store(mcpfs.New(e.trust.Apply(e.sup.Catalog()), mcpfs.Options{Skills: e.treeSkills}))
+	// Every tree the engine publishes keeps its generated packages in one
+	// cache, within one bound.
+	e.genCache = mcpfs.NewGenCache(cmp.Or(cfg.Settings.TreeMemory, opts.TreeMemory))
+	e.tree.Store(mcpfs.New(e.trust.Apply(e.sup.Catalog()), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache}))
 	updates, stop := e.sup.Watch()
 	e.stopSup = stop
 	go func() {
@@ -374,7 +383,7 @@ func (e *Engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
 		cat = e.sup.Catalog() // a new policy or trust: the newest catalog
 	}
 	e.treeGen = gen
-	t := mcpfs.New(e.trust.Apply(cat), mcpfs.Options{Skills: e.treeSkills})
+	t := mcpfs.New(e.trust.Apply(cat), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache})
 	e.tree.Store(t)
 	e.notify(t)
 	return t
