@@ -75,7 +75,10 @@ func synthServerMain(args []string) (code int, ran bool) {
 type residentBench struct {
 	bin, hello string
 	dir, home  string
+	rt         string // the runtime folder of the engines' sockets
 	env        []string
+	// unregister drops close from the clean-ups of an interrupted bench.
+	unregister func()
 }
 
 func newResidentBench(ctx context.Context, dir string) (*residentBench, error) {
@@ -99,12 +102,16 @@ func newResidentBench(ctx context.Context, dir string) (*residentBench, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.rt = rt
 	b.env = []string{
 		"HOME=" + b.home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + rt,
 		"XDG_CACHE_HOME=" + filepath.Join(b.home, ".cache"),
 		"XDG_CONFIG_HOME=" + filepath.Join(b.home, ".config"),
 		"XDG_DATA_HOME=" + filepath.Join(b.home, ".local", "share"),
 	}
+	// Interrupted, the bench stops the engines it started: that ends the
+	// mounts they serve for its mount commands.
+	b.unregister = onInterrupt(b.close)
 	return b, os.MkdirAll(b.home, 0o755)
 }
 
@@ -198,7 +205,11 @@ func (b *residentBench) status() (pid int, rss int64, err error) {
 }
 
 func (b *residentBench) close() {
+	if b.unregister != nil {
+		b.unregister()
+	}
 	b.cmd("engine", "stop", "--all").Run()
+	os.RemoveAll(b.rt)
 }
 
 // slowConfig is a config of n servers, each started through a shell that
@@ -381,7 +392,19 @@ func (b *residentBench) mountCached(ctx context.Context, slow, self, templates s
 	if err := m.Start(); err != nil {
 		return nil, err
 	}
+	// Interrupted: the mount command ends (its engine unmounts), and
+	// whatever is left at the mount point is detached.
+	unregister := onInterrupt(func() {
+		m.Process.Signal(syscall.SIGINT)
+		for end := time.Now().Add(10 * time.Second); mounted(mnt) && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if mounted(mnt) {
+			osexec.Command("umount", "-l", mnt).Run()
+		}
+	})
 	defer func() {
+		unregister()
 		m.Process.Signal(syscall.SIGINT)
 		m.Wait()
 		b.stop()
@@ -444,6 +467,20 @@ func (b *residentBench) mountCached(ctx context.Context, slow, self, templates s
 		)
 	}
 	return rows, nil
+}
+
+// mounted reports whether something is mounted at dir.
+func mounted(dir string) bool {
+	b, err := os.ReadFile("/proc/self/mounts")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[1] == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // threeClients starts three `mcpfs serve` clients over stdio, initializes
