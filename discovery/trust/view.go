@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -143,8 +144,14 @@ func (v *View) pin(s discovery.ServerSnapshot) ([]discovery.Tool, map[string]jso
 	var differ map[string]json.RawMessage
 	for i, t := range s.Tools {
 		shown[i] = t
-		h := v.hash(t.Raw)
 		p, ok := sp.Tools[t.Name]
+		if ok && !p.New && bytes.Equal(p.Def, t.Raw) {
+			// The pinned definition, byte for byte: the same hash, and
+			// nothing to mark. (Hashing parses the definition: at
+			// thousands of tools, most of an engine's start.)
+			continue
+		}
+		h := v.hash(t.Raw)
 		switch {
 		case !ok:
 			sp.Tools[t.Name] = Pin{Hash: h, Def: t.Raw, Pinned: now, New: !first}
