@@ -31,7 +31,8 @@ type View struct {
 	policy policy.Policy
 	pins   store
 	gen    uint64
-	hashes map[string]string // Hash by definition, as Apply sees the same ones again and again
+	hashes map[string]string  // Hash by definition, as Apply sees the same ones again and again
+	memo   map[string]applied // the last Apply's result per server
 }
 
 // maxHashes bounds View.hashes; past it, the memo starts afresh.
@@ -91,17 +92,66 @@ func (v *View) Apply(cat *discovery.Catalog) *discovery.Catalog {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	out := &discovery.Catalog{Version: cat.Version, Servers: make([]discovery.ServerSnapshot, len(cat.Servers))}
+	memo := make(map[string]applied, len(cat.Servers))
 	for i, s := range cat.Servers {
-		out.Servers[i] = v.server(s)
+		out.Servers[i] = v.server(s, memo)
 	}
+	v.memo = memo
 	return out
 }
 
-// server is Apply for one server. v.mu is held.
-func (v *View) server(s discovery.ServerSnapshot) discovery.ServerSnapshot {
+// applied is what Apply made of one server's tools, kept for the next
+// Apply: a catalog is published on every change of any server, and the
+// servers that did not change keep their tools slice (snapshots are
+// immutable), so their result is reused instead of computed again.
+type applied struct {
+	key     string
+	in      []discovery.Tool // the live tools (compared by identity)
+	gen     uint64
+	pinning bool
+	pins    *serverPins
+	stamp   fileStamp
+	out     []discovery.Tool
+}
+
+// sameTools reports whether a and b are the same slice.
+func sameTools(a, b []discovery.Tool) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// server is Apply for one server, reusing the last Apply's result when
+// nothing it depends on changed; memo collects this Apply's results.
+// v.mu is held.
+func (v *View) server(s discovery.ServerSnapshot, memo map[string]applied) discovery.ServerSnapshot {
+	pinning := v.policy.Pinning(s.Name, s.Key)
+	var sp *serverPins
+	if pinning {
+		sp, _ = v.pins.load(s.Name) // an error is reported by pin
+	}
+	if m, ok := v.memo[s.Name]; ok && m.key == s.Key && m.gen == v.gen && m.pinning == pinning &&
+		m.pins == sp && (sp == nil || m.stamp == sp.stamp) && sameTools(m.in, s.Tools) {
+		memo[s.Name] = m
+		s.Tools = m.out
+		return s
+	}
+	in := s.Tools
+	s = v.applyServer(s, pinning)
+	m := applied{key: s.Key, in: in, gen: v.gen, pinning: pinning, out: s.Tools}
+	if pinning {
+		// After pin: it may have pinned new tools (and saved the file).
+		if m.pins, _ = v.pins.load(s.Name); m.pins != nil {
+			m.stamp = m.pins.stamp
+		}
+	}
+	memo[s.Name] = m
+	return s
+}
+
+// applyServer computes Apply for one server. v.mu is held.
+func (v *View) applyServer(s discovery.ServerSnapshot, pinning bool) discovery.ServerSnapshot {
 	shown := s.Tools
 	var pinned map[string]json.RawMessage
-	if v.policy.Pinning(s.Name, s.Key) {
+	if pinning {
 		shown, pinned = v.pin(s)
 	}
 	tools := make([]discovery.Tool, 0, len(shown))
