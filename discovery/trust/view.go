@@ -1,7 +1,6 @@
 package trust
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -114,6 +113,43 @@ type applied struct {
 	out     []discovery.Tool
 }
 
+// sameJSON reports whether a and b are the same JSON text but for the
+// white space between tokens. It may say false for equal values written
+// differently (escapes, key order); callers then compare hashes.
+func sameJSON(a, b []byte) bool {
+	i, j := 0, 0
+	inString, escaped := false, false
+	for {
+		if !inString {
+			for i < len(a) && isSpace(a[i]) {
+				i++
+			}
+			for j < len(b) && isSpace(b[j]) {
+				j++
+			}
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		c := a[i]
+		if c != b[j] {
+			return false
+		}
+		i++
+		j++
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		}
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // sameTools reports whether a and b are the same slice.
 func sameTools(a, b []discovery.Tool) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
@@ -195,10 +231,11 @@ func (v *View) pin(s discovery.ServerSnapshot) ([]discovery.Tool, map[string]jso
 	for i, t := range s.Tools {
 		shown[i] = t
 		p, ok := sp.Tools[t.Name]
-		if ok && !p.New && bytes.Equal(p.Def, t.Raw) {
-			// The pinned definition, byte for byte: the same hash, and
-			// nothing to mark. (Hashing parses the definition: at
-			// thousands of tools, most of an engine's start.)
+		if ok && !p.New && sameJSON(p.Def, t.Raw) {
+			// The pinned definition (the file keeps it indented): the
+			// same hash, and nothing to mark. (Hashing parses the
+			// definition: at thousands of tools, most of an engine's
+			// start.)
 			continue
 		}
 		h := v.hash(t.Raw)

@@ -228,3 +228,24 @@ func TestApplyReuse(t *testing.T) {
 		t.Errorf("after denying extra: got %q", got)
 	}
 }
+
+func TestSameJSON(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":1,"b":"x y"}`, "{\n  \"a\": 1,\n  \"b\": \"x y\"\n}", true},
+		{`{"b":"x y"}`, `{"b":"xy"}`, false},
+		{`{"b":"x\"y"}`, `{"b": "x\"y"}`, true},
+		{`{"b":"x\\"}`, `{"b":"x\\" }`, true},
+		{`{"b":"x\\"}`, `{"b":"x\\ "}`, false},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`{"a":1}  `, `{"a":1}`, true},
+		{`[1,2]`, `[12]`, false},
+	}
+	for _, tt := range tests {
+		if got := sameJSON([]byte(tt.a), []byte(tt.b)); got != tt.want {
+			t.Errorf("sameJSON(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
