@@ -148,6 +148,20 @@ func (t *Tree) ReadFile(name string) ([]byte, error) {
 	return slices.Clone(n.data), nil
 }
 
+// Bytes returns the contents of the named file without copying them:
+// the caller must not modify them. A server package dropped from the
+// tree's cache since is generated again, with the same bytes.
+func (t *Tree) Bytes(name string) ([]byte, error) {
+	n, err := t.lookup("read", name)
+	if err != nil {
+		return nil, err
+	}
+	if n.isDir {
+		return nil, &iofs.PathError{Op: "read", Path: name, Err: ErrIsDir}
+	}
+	return n.data, nil
+}
+
 // ReadDir lists the named directory, sorted by name.
 func (t *Tree) ReadDir(name string) ([]iofs.DirEntry, error) {
 	n, err := t.lookup("readdir", name)
