@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,7 +97,13 @@ func (ls *lazyServer) get(modTime time.Time) *dir {
 	var size int64
 	for _, f := range gen.Server(ls.snap) {
 		rel := strings.TrimPrefix(f.Path, ServersDir+"/"+ls.snap.Name+"/")
-		d.add(rel, f.Data, modTime)
+		data := f.Data
+		if cap(data)-len(data) > len(data)/8 {
+			// The generator's buffers grow by doubling: keep what is
+			// used, not what was reserved.
+			data = bytes.Clone(data)
+		}
+		d.add(rel, data, modTime)
 		size += int64(len(f.Data)) + int64(len(rel)) + nodeOverhead
 	}
 	ls.dir.Store(d)
