@@ -92,6 +92,13 @@ func (v *View) Apply(cat *discovery.Catalog) *discovery.Catalog {
 	defer v.mu.Unlock()
 	out := &discovery.Catalog{Version: cat.Version, Servers: make([]discovery.ServerSnapshot, len(cat.Servers))}
 	memo := make(map[string]applied, len(cat.Servers))
+	var pinned []string
+	for _, s := range cat.Servers {
+		if v.policy.Pinning(s.Name, s.Key) {
+			pinned = append(pinned, s.Name)
+		}
+	}
+	v.pins.preload(pinned)
 	for i, s := range cat.Servers {
 		out.Servers[i] = v.server(s, memo)
 	}

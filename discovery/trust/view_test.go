@@ -249,3 +249,33 @@ func TestSameJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestPreload: a new view reads the pins of many servers at once (in
+// parallel) and applies each server's own.
+func TestPreload(t *testing.T) {
+	dir := t.TempDir()
+	cat := func(desc string) *discovery.Catalog {
+		c := &discovery.Catalog{Version: 1}
+		for _, name := range []string{"a", "b", "c", "d"} {
+			d := "Echo of " + name + "."
+			if name == "c" {
+				d = desc
+			}
+			c.Servers = append(c.Servers, discovery.ServerSnapshot{Name: name, Key: name, State: discovery.StateReady, Tools: []discovery.Tool{tool("echo", d, true)}})
+		}
+		return c
+	}
+	New(dir, policy.Policy{}, nil).Apply(cat("Echo of c."))
+	out := New(dir, policy.Policy{}, nil).Apply(cat("Echo of c, and more."))
+	for _, s := range out.Servers {
+		var v struct{ Description string }
+		json.Unmarshal(s.Tools[0].Raw, &v)
+		want := "Echo of " + s.Name + "."
+		if s.Name == "c" {
+			want = "[CHANGED upstream; the pinned definition is shown: mcpfs diff c] Echo of c."
+		}
+		if v.Description != want {
+			t.Errorf("%s: %q, want %q", s.Name, v.Description, want)
+		}
+	}
+}
