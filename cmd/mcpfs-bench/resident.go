@@ -385,12 +385,49 @@ func (b *residentBench) mountCached(ctx context.Context, slow, self, templates s
 	}
 	mnt := filepath.Join(b.dir, "mnt-"+name)
 	os.MkdirAll(mnt, 0o755)
+	defer os.Remove(slow)
+	// Each mount starts an engine of its own (the last one is stopped
+	// first); the figures are medians, as one mount on a busy machine
+	// says little.
+	var listed, all []time.Duration
+	var rows []speedRow
+	for rep := range mountReps {
+		l, a, more, err := b.mountOnce(mnt, servers, tools, probes, rep == mountReps-1)
+		if err != nil {
+			return nil, err
+		}
+		listed, all = append(listed, l), append(all, a)
+		rows = append(rows, more...)
+	}
+	head := speedRow{Group: group, What: fmt.Sprintf("`mcpfs mount` → every tool file of %d × %d cached servers there, servers behind `sleep 5`", servers, tools),
+		Value: micros(median(all)), Note: fmt.Sprintf("median of %d mounts (%s); `servers/` listed after %s (median; %s); from the command's start, engine start included; %d tool files stat'ed from this process",
+			mountReps, durations(all), micros(median(listed)), durations(listed), len(probes))}
+	return append([]speedRow{head}, rows...), nil
+}
+
+// mountReps is how many times each cached mount is measured.
+const mountReps = 3
+
+// durations lists ds for a note.
+func durations(ds []time.Duration) string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, micros(d))
+	}
+	return strings.Join(out, ", ")
+}
+
+// mountOnce runs `mcpfs mount mnt` with no engine running and measures
+// when servers/ lists every server and when every probe can be stat'ed;
+// with extra, the warm grep and the engine's RSS too (10,000 tools).
+func (b *residentBench) mountOnce(mnt string, servers, tools int, probes []string, extra bool) (listed, all time.Duration, rows []speedRow, err error) {
+	const group = "Resident engine"
 	t0 := time.Now()
 	m := b.cmd("mount", mnt)
 	var stderr strings.Builder
 	m.Stderr = &stderr
 	if err := m.Start(); err != nil {
-		return nil, err
+		return 0, 0, nil, err
 	}
 	// Interrupted: the mount command ends (its engine unmounts), and
 	// whatever is left at the mount point is detached.
@@ -408,13 +445,11 @@ func (b *residentBench) mountCached(ctx context.Context, slow, self, templates s
 		m.Process.Signal(syscall.SIGINT)
 		m.Wait()
 		b.stop()
-		os.Remove(slow)
 	}()
 	deadline := time.Now().Add(60 * time.Second)
-	var listed time.Duration
 	for {
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("the mount did not show every server within 60 s: %s", lastLines(stderr.String(), 5))
+			return 0, 0, nil, fmt.Errorf("the mount did not show every server within 60 s: %s", lastLines(stderr.String(), 5))
 		}
 		if listed == 0 {
 			if ents, err := os.ReadDir(filepath.Join(mnt, "servers")); err == nil && len(ents) >= servers {
@@ -435,10 +470,8 @@ func (b *residentBench) mountCached(ctx context.Context, slow, self, templates s
 		}
 		time.Sleep(time.Millisecond)
 	}
-	all := time.Since(t0)
-	rows := []speedRow{{Group: group, What: fmt.Sprintf("`mcpfs mount` → every tool file of %d × %d cached servers there, servers behind `sleep 5`", servers, tools),
-		Value: micros(all), Note: fmt.Sprintf("`servers/` listed after %s; from the command's start, engine start included; %d tool files stat'ed from this process", micros(listed), len(probes))}}
-	if servers*tools >= 10000 {
+	all = time.Since(t0)
+	if extra && servers*tools >= 10000 {
 		grep := func() (time.Duration, error) {
 			t := time.Now()
 			c := osexec.Command("grep", "-rl", "zzz-no-such-word", filepath.Join(mnt, "servers"))
@@ -451,22 +484,22 @@ func (b *residentBench) mountCached(ctx context.Context, slow, self, templates s
 			return time.Since(t), err
 		}
 		if _, err := grep(); err != nil {
-			return nil, err
+			return 0, 0, nil, err
 		}
 		warm, err := grep()
 		if err != nil {
-			return nil, err
+			return 0, 0, nil, err
 		}
 		_, rss, err := b.status()
 		if err != nil {
-			return nil, err
+			return 0, 0, nil, err
 		}
 		rows = append(rows,
 			speedRow{Group: group, What: "warm `grep -r` over the 10,000 tool files of the mount (target ≤ 1 s)", Value: micros(warm)},
 			speedRow{Group: group, What: "engine RSS with the 10,000-tool mount read (target ≤ 150 MB)", Value: fmt.Sprintf("%.0f MB", float64(rss)/1e6)},
 		)
 	}
-	return rows, nil
+	return listed, all, rows, nil
 }
 
 // mounted reports whether something is mounted at dir.
