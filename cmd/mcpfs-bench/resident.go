@@ -246,6 +246,15 @@ func (e *env) residentSpeed(ctx context.Context, runs, coldReps int, mounts bool
 	defer b.close()
 	hello := filepath.Join(dir, "hello.go")
 	var rows []speedRow
+	// Others may share the machine: each row says how busy it was when
+	// its figure was taken (the baseline is measured in the same minutes).
+	stamped := 0
+	stamp := func() {
+		load := loadAverage()
+		for ; stamped < len(rows); stamped++ {
+			rows[stamped].Note = strings.TrimPrefix(rows[stamped].Note+"; load average "+load, "; ")
+		}
+	}
 
 	// Warm: the engine of the built-in default runs.
 	if _, _, err := b.run("run", hello); err != nil {
@@ -267,6 +276,7 @@ func (e *env) residentSpeed(ctx context.Context, runs, coldReps int, mounts bool
 	}
 	rows = append(rows, speedRow{Group: group, What: "`mcpfs ls servers`, engine warm (target ≤ 20 ms)", Value: p50p99(lsWarm), Baseline: p50p99(base),
 		Ratio: ratio(float64(median(lsWarm)), float64(median(base))), Note: "baseline: the hello binary"})
+	stamp()
 	if err := b.stop(); err != nil {
 		return nil, err
 	}
@@ -313,6 +323,7 @@ func (e *env) residentSpeed(ctx context.Context, runs, coldReps int, mounts bool
 			Ratio: ratio(float64(median(coldRun)), float64(median(base))), Note: fmt.Sprintf("the engine's start included; %d runs", coldReps)},
 		speedRow{Group: group, What: "`mcpfs ls servers`, no engine running, schemas cached, servers behind `sleep 5` (target ≤ 400 ms)", Value: p50p99(coldLs), Baseline: p50p99(base),
 			Ratio: ratio(float64(median(coldLs)), float64(median(base))), Note: "every server shown with its cached tools while it starts"})
+	stamp()
 
 	// Mounts over many cached servers.
 	if e.fuseWhy == "" && mounts {
@@ -334,6 +345,7 @@ func (e *env) residentSpeed(ctx context.Context, runs, coldReps int, mounts bool
 				return nil, fmt.Errorf("mount %d × %d: %w", size.servers, size.tools, err)
 			}
 			rows = append(rows, r...)
+			stamp()
 		}
 	}
 
@@ -348,6 +360,7 @@ func (e *env) residentSpeed(ctx context.Context, runs, coldReps int, mounts bool
 	}
 	rows = append(rows, speedRow{Group: group, What: "three `mcpfs serve` clients over stdio at once, a config of 2 stdio servers", Value: fmt.Sprintf("%d server processes", procs), Baseline: "6 server processes",
 		Note: "baseline: one mcpfs per client, each starting its own servers; the engine owns the cache, so every client has it"})
+	stamp()
 	return rows, nil
 }
 
@@ -500,6 +513,15 @@ func (b *residentBench) mountOnce(mnt string, servers, tools int, probes []strin
 		)
 	}
 	return listed, all, rows, nil
+}
+
+// loadAverage returns the 1-minute load average ("?" when unknown).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // mounted reports whether something is mounted at dir.
