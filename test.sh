@@ -32,7 +32,8 @@ fi
 echo "== PostgreSQL for the data-analyst example (examples/analyst)"
 # Debian's postgresql, installed when missing (CI runs as root on a fresh
 # Debian machine), started on a unix socket in a temp dir with a loopback
-# port, loaded with a deterministic 10,000-row table, and stopped on exit.
+# port, loaded with the example's 10,000-row table (examples/analyst/orders.sql),
+# and stopped on exit.
 # The tests read the connection URL from MCPFS_TEST_POSTGRES_URL; without
 # PostgreSQL they skip that example and say why.
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
@@ -52,15 +53,7 @@ if [ -n "$PGBIN" ]; then
 	as_pg "'$PGBIN/initdb' -D '$PGTMP/data' -U postgres --auth=trust -E UTF8 >'$PGTMP/initdb.log' 2>&1"
 	as_pg "'$PGBIN/pg_ctl' -D '$PGTMP/data' -l '$PGTMP/server.log' -w -o \"-c listen_addresses=127.0.0.1 -p $PGPORT -k '$PGTMP'\" start >/dev/null"
 	trap 'as_pg "\"$PGBIN/pg_ctl\" -D \"$PGTMP/data\" -m fast stop >/dev/null 2>&1"; rm -rf "$PGTMP"' EXIT INT TERM
-	"$PGBIN/psql" -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -v ON_ERROR_STOP=1 <<'SQL'
-CREATE TABLE orders AS
-SELECT i AS id,
-       (ARRAY['eu-west', 'us-east', 'us-west', 'ap-south'])[1 + i % 4] AS region,
-       'customer-' || lpad((i * 37 % 250)::text, 3, '0') AS customer,
-       round(((i * 7919) % 100000) / 100.0, 2)::numeric(10,2) AS amount,
-       date '2025-01-01' + (i % 90) AS day
-FROM generate_series(1, 10000) AS i;
-SQL
+	"$PGBIN/psql" -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -v ON_ERROR_STOP=1 -f examples/analyst/orders.sql
 	export MCPFS_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$PGPORT/postgres"
 	echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PGPORT"
 else
@@ -109,6 +102,11 @@ echo "== go test (no race): the snippet corpus against go run"
 # Each corpus program runs in a worker; a worker built with -race does not
 # fit its memory limits, so TestCorpus skips under -race and runs here.
 go test -count=1 -run 'TestCorpus|TestGoModVersion' ./exec
+
+echo "== go test (CGO_ENABLED=0): the worker's PID namespace and the escape corpus in a pure Go build"
+# A cgo build confines threads through libpsx, a pure Go one through the
+# runtime; both must reach the PID namespace (the suite above is cgo).
+CGO_ENABLED=0 go test -count=1 -run 'TestPIDNamespace|TestEscapes$|TestStrict' ./exec
 
 echo "== go test (no race): 1,000 snippet runs leak nothing"
 MCPFS_LEAK_RUNS=1000 go test -count=1 -run TestNoLeaks -v ./exec

@@ -162,6 +162,9 @@ func Open(dir string, opts Options) (*Store, error) {
 	} else {
 		s.guard.makeReserve()
 		_ = s.guard.admit(0) // gives Badger's files their blocks now
+		if !opts.InMemory {
+			s.guard.watch()
+		}
 	}
 	s.db = db
 	if s.resultBytes, err = s.countResults(); err != nil {
@@ -261,6 +264,7 @@ func (s *Store) Dir() string { return s.dir }
 // on the next Open, as after a kill -9, while a flush into a full disk
 // would end the process with SIGBUS.
 func (s *Store) Close() (err error) {
+	s.guard.unwatch()
 	if !s.opts.InMemory && s.readOnly == nil && !s.guard.roomForClose() {
 		s.log.Warn("the disk holding the cache is full: leaving the cache's last writes in its log, to be read back on the next start", "dir", s.dir)
 		return nil

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/dgraph-io/ristretto/v2/z"
 )
 
 // Badger writes through shared memory mappings of files it creates sparse
@@ -31,6 +33,74 @@ const (
 	reserveBytes = 2*memTableSize + 2*valueLogFileSize + 4*baseTableSize + 1<<20
 	reserveName  = "mcpfs-reserve"
 )
+
+// The window the check leaves: another process may fill the disk between
+// the guard's check and a file Badger creates or grows on its own (a new
+// memtable after the write that filled one, the tables of a flush). So
+// Badger's mapped files get real blocks when they are made (the patched
+// ristretto z package, cmd/internal/thirdparty/ristretto: fallocate, not a
+// sparse truncate), and when the disk has none, z.NoSpace gives the
+// reserve back and the allocation is tried again: the file Badger needed
+// is made from the reserve, and the write goes on. Past the reserve,
+// Badger gets ENOSPC as an error instead of a SIGBUS.
+
+// guards are the guards of this process's writable caches: Badger's file
+// code gives their reserves back when the disk is full (see noSpace).
+var (
+	guardsMu sync.Mutex
+	guards   = map[*guard]bool{}
+)
+
+func init() { z.NoSpace = giveBackReserves }
+
+// watch makes g's reserve one that Badger's file code may take.
+func (g *guard) watch() {
+	guardsMu.Lock()
+	guards[g] = true
+	guardsMu.Unlock()
+}
+
+// unwatch undoes watch.
+func (g *guard) unwatch() {
+	guardsMu.Lock()
+	delete(guards, g)
+	guardsMu.Unlock()
+}
+
+// giveBackReserves is z.NoSpace: Badger found no room for a file of its
+// own. Every cache's reserve is given back (they rarely are more than
+// one); it reports whether there was one to give.
+func giveBackReserves() bool {
+	guardsMu.Lock()
+	list := make([]*guard, 0, len(guards))
+	for g := range guards {
+		list = append(list, g)
+	}
+	guardsMu.Unlock()
+	freed := false
+	for _, g := range list {
+		if g.noSpace() {
+			freed = true
+		}
+	}
+	return freed
+}
+
+// noSpace turns writes off (saying so once) and gives the reserve back,
+// reporting whether there was one.
+func (g *guard) noSpace() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, err := os.Stat(filepath.Join(g.dir, reserveName))
+	had := err == nil
+	if !g.full {
+		g.full = true
+		g.log.Warn("the disk holding the cache is full: mcpfs goes on without keeping anything new in the cache until there is room",
+			"dir", g.dir, "why", "no room for a file of the cache's own; its reserve is given back for it")
+	}
+	g.releaseReserve()
+	return had
+}
 
 // guard decides whether a write may reach Badger.
 type guard struct {

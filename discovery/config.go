@@ -169,7 +169,7 @@ const (
 
 func (p *configParser) config(root *jsonValue) (*Config, error) {
 	if root.Kind != jsonObject {
-		return nil, p.errAt(root.Off, "", `the top level must be an object like {"mcpServers": {...}}, got %s`, root.describe())
+		return nil, p.errAt(root.Off, "", `the top level must be an object like {"mcpServers": {...}}, got %s`, root.Describe())
 	}
 	if err := p.noDuplicateKeys(root, ""); err != nil {
 		return nil, err
@@ -189,14 +189,14 @@ func (p *configParser) config(root *jsonValue) (*Config, error) {
 		}
 	}
 	if mcpfs != nil && mcpfs.Kind != jsonObject {
-		return nil, p.errAt(mcpfs.Off, keyMCPFS, "want an object (mcpfs's own settings), got %s", mcpfs.describe())
+		return nil, p.errAt(mcpfs.Off, keyMCPFS, "want an object (mcpfs's own settings), got %s", mcpfs.Describe())
 	}
 	if servers == nil {
 		return nil, p.errAt(root.Off, "", `no %q object: write {"mcpServers": {"name": {"command": ...}}} (Claude Desktop, Claude Code, Cursor) or {"servers": {...}} (VS Code)`, keyMCPServers)
 	}
 	p.format = serversKey.Key
 	if servers.Kind != jsonObject {
-		return nil, p.errAt(servers.Off, p.format, `want an object mapping server names to servers, like {"github": {"command": ...}}, got %s`, servers.describe())
+		return nil, p.errAt(servers.Off, p.format, `want an object mapping server names to servers, like {"github": {"command": ...}}, got %s`, servers.Describe())
 	}
 	if err := p.noDuplicateKeys(servers, p.format); err != nil {
 		return nil, err
@@ -250,7 +250,7 @@ func (p *configParser) noDuplicateKeys(obj *jsonValue, path string) error {
 func (p *configParser) server(m jsonMember, path string) (*ServerConfig, error) {
 	obj := m.Value
 	if obj.Kind != jsonObject {
-		return nil, p.errAt(obj.Off, path, `want an object like {"command": "..."} or {"url": "..."}, got %s`, obj.describe())
+		return nil, p.errAt(obj.Off, path, `want an object like {"command": "..."} or {"url": "..."}, got %s`, obj.Describe())
 	}
 	if err := p.noDuplicateKeys(obj, path); err != nil {
 		return nil, err
@@ -401,7 +401,7 @@ func (p *configParser) transport(v *jsonValue, path string) (string, error) {
 
 func (p *configParser) wantKind(v *jsonValue, path string, kind jsonKind, want string) error {
 	if v.Kind != kind {
-		return p.errAt(v.Off, path, "want %s, got %s", want, v.describe())
+		return p.errAt(v.Off, path, "want %s, got %s", want, v.Describe())
 	}
 	return nil
 }
@@ -421,7 +421,7 @@ func (p *configParser) nonEmptyString(v *jsonValue, path string) (*jsonValue, er
 
 func (p *configParser) stringArray(v *jsonValue, path string) ([]*jsonValue, error) {
 	if v.Kind != jsonArray {
-		return nil, p.errAt(v.Off, path, "want an array of strings, got %s", v.describe())
+		return nil, p.errAt(v.Off, path, "want an array of strings, got %s", v.Describe())
 	}
 	for i, e := range v.Elems {
 		if e.Kind != jsonString {
@@ -429,7 +429,7 @@ func (p *configParser) stringArray(v *jsonValue, path string) ([]*jsonValue, err
 			if e.Kind == jsonNumber || e.Kind == jsonBool {
 				hint = "; put it in double quotes"
 			}
-			return nil, p.errAt(e.Off, jsonPathIndex(path, i), "want a string, got %s%s", e.describe(), hint)
+			return nil, p.errAt(e.Off, jsonPathIndex(path, i), "want a string, got %s%s", e.Describe(), hint)
 		}
 		if strings.ContainsRune(e.Str, 0) {
 			return nil, p.errAt(e.Off, jsonPathIndex(path, i), "contains a NUL character")
@@ -443,7 +443,7 @@ func (p *configParser) stringArray(v *jsonValue, path string) ([]*jsonValue, err
 // Desktop users write "PORT": 8080.
 func (p *configParser) stringMap(v *jsonValue, path string, scalars bool) ([]jsonMember, error) {
 	if v.Kind != jsonObject {
-		return nil, p.errAt(v.Off, path, "want an object of strings, got %s", v.describe())
+		return nil, p.errAt(v.Off, path, "want an object of strings, got %s", v.Describe())
 	}
 	if err := p.noDuplicateKeys(v, path); err != nil {
 		return nil, err
@@ -458,7 +458,7 @@ func (p *configParser) stringMap(v *jsonValue, path string, scalars bool) ([]jso
 		case scalars && e.Kind == jsonBool:
 			e = &jsonValue{Kind: jsonString, Off: e.Off, Str: strconv.FormatBool(e.Bool)}
 		default:
-			return nil, p.errAt(e.Off, jsonPathKey(path, m.Key), "want a string, got %s", e.describe())
+			return nil, p.errAt(e.Off, jsonPathKey(path, m.Key), "want a string, got %s", e.Describe())
 		}
 		if strings.ContainsRune(e.Str, 0) {
 			return nil, p.errAt(e.Off, jsonPathKey(path, m.Key), "contains a NUL character")
@@ -647,27 +647,4 @@ func urlPath(s string) string {
 		return u.Path
 	}
 	return s
-}
-
-// jsonPathKey appends an object key to a JSON path: a.b, or a["b.c"] when
-// the key is not a plain name.
-func jsonPathKey(base, key string) string {
-	plain := key != ""
-	for i := 0; i < len(key) && plain; i++ {
-		c := key[i]
-		plain = c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-	}
-	switch {
-	case !plain:
-		return base + "[" + strconv.Quote(key) + "]"
-	case base == "":
-		return key
-	default:
-		return base + "." + key
-	}
-}
-
-// jsonPathIndex appends an array index to a JSON path.
-func jsonPathIndex(base string, i int) string {
-	return base + "[" + strconv.Itoa(i) + "]"
 }

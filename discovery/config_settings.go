@@ -218,13 +218,13 @@ func (p *configParser) imports(cfg *Config, v *jsonValue, path string) error {
 // each one is.
 func (p *configParser) importPaths(cfg *Config, v *jsonValue, path string) ([]*jsonValue, error) {
 	if v.Kind != jsonArray {
-		return nil, p.errAt(v.Off, path, `want an array of import paths like ["crypto/sha256"], got %s`, v.describe())
+		return nil, p.errAt(v.Off, path, `want an array of import paths like ["crypto/sha256"], got %s`, v.Describe())
 	}
 	seen := map[string]int{}
 	for i, e := range v.Elems {
 		epath := jsonPathIndex(path, i)
 		if e.Kind != jsonString {
-			return nil, p.errAt(e.Off, epath, `want an import path in double quotes like "crypto/sha256", got %s`, e.describe())
+			return nil, p.errAt(e.Off, epath, `want an import path in double quotes like "crypto/sha256", got %s`, e.Describe())
 		}
 		if msg := importPathProblem(e.Str); msg != "" {
 			return nil, p.errAt(e.Off, epath, "%s", msg)
@@ -374,7 +374,7 @@ func (p *configParser) byteSize(v *jsonValue, path string, lo, hi int64) (int64,
 			return 0, p.errAt(v.Off, path, "want %s, got %q (units: B, KiB, MiB, GiB, TiB, kB, MB, GB, TB)", want, v.Str)
 		}
 	default:
-		return 0, p.errAt(v.Off, path, "want %s, got %s", want, v.describe())
+		return 0, p.errAt(v.Off, path, "want %s, got %s", want, v.Describe())
 	}
 	if n < lo {
 		return 0, p.errAt(v.Off, path, "%s is below the minimum of %s", FormatBytes(n), FormatBytes(lo))

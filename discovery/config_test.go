@@ -880,14 +880,14 @@ func FuzzParse(f *testing.F) {
 		if json.Unmarshal(data, &want) != nil || !utf8.Valid(data) || hasDuplicateKeys(tree) {
 			return // a number out of float64's range; bytes encoding/json replaces; or which duplicate wins
 		}
-		if got := tree.toAny(); !reflect.DeepEqual(got, want) {
+		if got := toAny(tree); !reflect.DeepEqual(got, want) {
 			t.Fatalf("decoded differently:\n got %#v\nwant %#v", got, want)
 		}
 	})
 }
 
 // toAny converts a tree to what encoding/json decodes into an any.
-func (v *jsonValue) toAny() any {
+func toAny(v *jsonValue) any {
 	switch v.Kind {
 	case jsonNull:
 		return nil
@@ -904,13 +904,13 @@ func (v *jsonValue) toAny() any {
 	case jsonArray:
 		out := make([]any, len(v.Elems))
 		for i, e := range v.Elems {
-			out[i] = e.toAny()
+			out[i] = toAny(e)
 		}
 		return out
 	default:
 		out := make(map[string]any, len(v.Members))
 		for _, m := range v.Members {
-			out[m.Key] = m.Value.toAny()
+			out[m.Key] = toAny(m.Value)
 		}
 		return out
 	}

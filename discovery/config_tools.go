@@ -135,14 +135,14 @@ func (p *configParser) at(path string, off int) string {
 // toolPatterns reads an array of tool names and globs.
 func (p *configParser) toolPatterns(v *jsonValue, path string) ([]policy.Pattern, error) {
 	if v.Kind != jsonArray {
-		return nil, p.errAt(v.Off, path, `want an array of tool names or globs like ["delete_*", "github/merge_pull_request"], got %s`, v.describe())
+		return nil, p.errAt(v.Off, path, `want an array of tool names or globs like ["delete_*", "github/merge_pull_request"], got %s`, v.Describe())
 	}
 	var out []policy.Pattern
 	seen := map[string]int{}
 	for i, e := range v.Elems {
 		epath := jsonPathIndex(path, i)
 		if e.Kind != jsonString {
-			return nil, p.errAt(e.Off, epath, `want a tool name or glob in double quotes like "delete_*", got %s`, e.describe())
+			return nil, p.errAt(e.Off, epath, `want a tool name or glob in double quotes like "delete_*", got %s`, e.Describe())
 		}
 		if err := policy.CheckGlob(e.Str); err != nil {
 			return nil, p.errAt(e.Off, epath, "%v", err)
@@ -161,13 +161,13 @@ func (p *configParser) toolPatterns(v *jsonValue, path string) ([]policy.Pattern
 func (p *configParser) refuseRules(v *jsonValue, path string) ([]policy.Pattern, error) {
 	want := `["destructive"], ["notReadOnly"] or ["openWorld"]`
 	if v.Kind != jsonArray {
-		return nil, p.errAt(v.Off, path, "want an array of annotation rules like %s, got %s", want, v.describe())
+		return nil, p.errAt(v.Off, path, "want an array of annotation rules like %s, got %s", want, v.Describe())
 	}
 	var out []policy.Pattern
 	for i, e := range v.Elems {
 		epath := jsonPathIndex(path, i)
 		if e.Kind != jsonString {
-			return nil, p.errAt(e.Off, epath, "want one of %s in double quotes, got %s", strings.Join(policy.Rules, ", "), e.describe())
+			return nil, p.errAt(e.Off, epath, "want one of %s in double quotes, got %s", strings.Join(policy.Rules, ", "), e.Describe())
 		}
 		if !slices.Contains(policy.Rules, e.Str) {
 			if s := suggest(e.Str, policy.Rules); s != "" {

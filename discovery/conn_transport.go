@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
@@ -40,7 +41,7 @@ func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeou
 		}()
 		return nil
 	case "http":
-		cn.httpc = newHTTPClient()
+		cn.httpc = newHTTPClient(s.opts.MaxMessageBytes, cn.log)
 		tr, err := transport.NewStreamableHTTP(sc.URL,
 			s.oauthOption(sc),
 			transport.WithHTTPHeaders(maps.Clone(sc.Headers)),
@@ -57,7 +58,7 @@ func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeou
 		cn.tr = tr
 		return nil
 	case "sse":
-		cn.httpc = newHTTPClient()
+		cn.httpc = newHTTPClient(s.opts.MaxMessageBytes, cn.log)
 		tr, err := transport.NewSSE(sc.URL,
 			transport.WithHeaders(maps.Clone(sc.Headers)),
 			transport.WithHTTPClient(cn.httpc),
@@ -89,9 +90,10 @@ func (s *Supervisor) dial(ctx context.Context, cn *conn, sc ServerConfig, timeou
 
 // newHTTPClient returns a client with its own connection pool, so closing
 // one server's connection leaves no idle connections (and goroutines)
-// behind.
-func newHTTPClient() *http.Client {
-	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+// behind, whose answers pass the guard (max bytes a message, the depth
+// bound, the flood gate).
+func newHTTPClient(max int, log *slog.Logger) *http.Client {
+	return &http.Client{Transport: newGuardTransport(http.DefaultTransport.(*http.Transport).Clone(), max, log)}
 }
 
 func orNone(names []string) string {

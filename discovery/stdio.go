@@ -431,6 +431,7 @@ type stdoutFilter struct {
 	eof     func()
 	log     *slog.Logger
 	skipped rateLimit
+	flood   floodGate
 	frame   func(line []byte) // told about each JSON line passed on, if set
 
 	// A line longer than maxList while onlyListing says that a tools/list
@@ -451,6 +452,7 @@ func newStdoutFilter(r io.Reader, max int, log *slog.Logger, fail func(error), e
 		eof:     eof,
 		log:     log,
 		skipped: rateLimit{burst: rateLimitBurst, per: rateLimitWindow},
+		flood:   floodGate{log: log},
 	}
 }
 
@@ -461,13 +463,15 @@ func (l *stdoutFilter) Read(b []byte) (int, error) {
 		}
 		line, err := l.readLine()
 		if len(line) > 0 && !l.done {
-			if isJSONObjectLine(line) {
-				l.pending = line
+			if msg, ok := l.guard(line); !ok {
+				// dropped, noted
+			} else if isJSONObjectLine(msg) {
+				l.pending = msg
 				if l.frame != nil {
-					l.frame(line)
+					l.frame(msg)
 				}
 			} else {
-				l.skip(line)
+				l.skip(msg)
 			}
 		}
 		if err != nil && !l.done {
@@ -508,6 +512,32 @@ func (l *stdoutFilter) readLine() ([]byte, error) {
 		}
 		return l.line, err
 	}
+}
+
+// guard looks at a line before anything decodes it: a chatty
+// notification past its rate is dropped; a message nested deeper than
+// MaxJSONDepth is dropped, or, when it answers a request, replaced by an
+// error answer saying why. It returns what to pass on, if anything.
+func (l *stdoutFilter) guard(line []byte) ([]byte, bool) {
+	t := bytes.TrimLeft(line, " \t\r")
+	if len(t) == 0 || t[0] != '{' {
+		return line, true
+	}
+	h := scanHead(t)
+	if h.depth > MaxJSONDepth {
+		if h.method == "" && h.id != nil {
+			l.log.Warn("refused an answer that nests deeper than the bound; its request fails", "id", truncate(string(h.id), 100), "depth", h.depth, "max", MaxJSONDepth)
+			return refusal(h.id, h.depth), true
+		}
+		if ok, suppressed := l.skipped.allow(time.Now()); ok {
+			l.log.Warn("dropped a message from the server that nests deeper than the bound", "method", truncate(h.method, 100), "depth", h.depth, "max", MaxJSONDepth, "suppressed-before", suppressed)
+		}
+		return nil, false
+	}
+	if h.id == nil && h.method != "" && !l.flood.pass(h.method, time.Now()) {
+		return nil, false
+	}
+	return line, true
 }
 
 func (l *stdoutFilter) skip(line []byte) {

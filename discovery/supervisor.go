@@ -65,7 +65,8 @@ type Options struct {
 	// DefaultMaxToolPages.
 	MaxToolPages int
 	// MaxMessageBytes bounds one JSON-RPC line a stdio server writes to
-	// stdout; a longer line fails the server. Zero means
+	// stdout (a longer line fails the server) and one message an HTTP
+	// server sends (a longer answer fails its request). Zero means
 	// DefaultMaxMessageBytes (64 MiB).
 	MaxMessageBytes int
 	// MaxStarts bounds how many servers start at once (process start,

@@ -79,6 +79,35 @@ func BenchmarkCallToolStdio(b *testing.B) {
 	}
 }
 
+// BenchmarkNotificationFlood measures one CallTool round trip to a fault
+// server that sends log notifications without pause, and what the flood
+// costs mcpfs: cpu-% is this process's CPU time over the wall time (100
+// is one core busy; the flooding server's own CPU is not in it), echo-ms
+// the mean round trip (ns/op includes a 10 ms pause between calls).
+func BenchmarkNotificationFlood(b *testing.B) {
+	s := Start(context.Background(), &Config{Servers: []ServerConfig{faultServer("fs", "notify-flood=message")}}, quietOptions())
+	defer s.Close()
+	if err := s.Settle(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"text":"hi"}`)
+	ctx := context.Background()
+	cpu0, began := cpuTime(), time.Now()
+	var calls time.Duration
+	n := 0
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := s.CallTool(ctx, "fs", "echo", args); err != nil {
+			b.Fatal(err)
+		}
+		calls += time.Since(t0)
+		n++
+		time.Sleep(10 * time.Millisecond) // the flood runs between calls too
+	}
+	b.ReportMetric(100*(cpuTime()-cpu0).Seconds()/time.Since(began).Seconds(), "cpu-%")
+	b.ReportMetric(calls.Seconds()*1000/float64(n), "echo-ms")
+}
+
 // BenchmarkStartCached50 measures, for 50 servers whose processes take 2 s
 // to start but whose listings are cached: the time from Start until every
 // server's tools are published (from the cache), and until every server is

@@ -21,11 +21,23 @@ const trivial = "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"h
 // the pool refills while the next run waits. p50 and p99 are reported.
 func BenchmarkRun(b *testing.B) {
 	e := newEngine(b)
-	for _, mode := range []string{"warm", "sustained", "nopool"} {
+	for _, mode := range []string{"warm", "sustained", "nopool", "nopool-no-pidns"} {
 		b.Run(mode, func(b *testing.B) {
 			opts := Options{}
-			if mode == "nopool" {
+			if strings.HasPrefix(mode, "nopool") {
 				opts.PoolSize = -1
+			}
+			if mode == "nopool-no-pidns" {
+				// What the PID and mount namespaces (and the worker's own
+				// /proc) add to a worker's start: the same without them.
+				old, oldErr := pidnsState.Load(), pidnsErr.Load()
+				refusePIDNS("left out by the benchmark")
+				b.Cleanup(func() {
+					pidnsState.Store(old)
+					if oldErr != nil {
+						pidnsErr.Store(oldErr)
+					}
+				})
 			}
 			r := newRunner(b, opts)
 			req := e.request(b, trivial)

@@ -9,10 +9,10 @@
 // over to exec/worker first (see worker.IsWorker). Each worker confines
 // itself (exec/sandbox: inherited descriptors closed, resource limits, the
 // switch from root to nobody with no capabilities, Landlock, seccomp; the
-// Runner adds new network, IPC, UTS and, without cgo, PID namespaces, its
-// own process group and an empty environment), reports the layers in
-// force, and waits in a
-// warm pool for one job. A job carries the snippet and the sources of the
+// Runner adds new network, IPC, UTS, PID and mount namespaces, in which
+// the worker mounts a /proc of its own, its own process group and an
+// empty environment), reports the layers in force, and waits in a warm
+// pool for one job. A job carries the snippet and the sources of the
 // tree packages it imports, since the worker can read no files. The worker
 // runs it once and exits; tool calls are multiplexed by id over the control
 // channel (fd 3) and served by the Runner concurrently, under the run's

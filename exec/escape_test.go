@@ -339,7 +339,7 @@ func TestUnprivilegedParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chown(tmp, 65534, 65534)
-	cmd := osexec.Command(copyExe, "-test.run", "^(TestEscapes|TestInheritedDescriptors|TestFileRoutes)$", "-test.v", "-test.count=1")
+	cmd := osexec.Command(copyExe, "-test.run", "^(TestEscapes|TestInheritedDescriptors|TestFileRoutes|TestPIDNamespace)$", "-test.v", "-test.count=1")
 	cmd.Env = []string{"MCPFS_TEST_AS_NOBODY=1", "TMPDIR=" + tmp, "HOME=" + tmp, "PATH=/usr/bin:/bin"}
 	cmd.Dir = tmp
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}

@@ -1,10 +1,12 @@
 package exec
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -31,27 +33,45 @@ type proc struct {
 	state  *os.ProcessState
 }
 
-// netnsState remembers whether new namespaces (network, PID, IPC, UTS)
-// can be made here: 0 unknown, 1 yes, 2 no; netnsErr says why not.
+// netnsState remembers whether new namespaces (network, IPC, UTS) can be
+// made here: 0 unknown, 1 yes, 2 no; netnsErr says why not. pidnsState
+// and pidnsErr do the same for the PID namespace (with the mount
+// namespace that gives it its own /proc), which a kernel or a build may
+// refuse apart.
 var (
 	netnsState atomic.Int32
 	netnsErr   atomic.Value // string
+	pidnsState atomic.Int32
+	pidnsErr   atomic.Value // string
 )
 
 // readyTimeout bounds a worker's start-up: exec, runtime start, sandbox.
 const readyTimeout = 15 * time.Second
 
-// startProc starts a worker and waits until it reports ready.
+// startProc starts a worker and waits until it reports ready. It tries
+// the most confinement first and remembers what the system refused: new
+// network, IPC, UTS, PID and mount namespaces; without the PID and mount
+// ones; without any.
 func (r *Runner) startProc() (*proc, error) {
+	if os.Geteuid() != 0 && sandbox.PSX && pidnsState.Load() == 0 {
+		refusePIDNS(noPIDNSForUsers)
+	}
 	useNetNS := netnsState.Load() != 2
-	p, err := r.spawn(useNetNS)
+	usePIDNS := useNetNS && pidnsState.Load() != 2
+	p, err := r.spawn(useNetNS, usePIDNS)
+	if err != nil && usePIDNS && pidnsState.Load() == 0 {
+		if p2, err2 := r.spawn(useNetNS, false); err2 == nil {
+			refusePIDNS(err.Error())
+			p, err, usePIDNS = p2, nil, false
+		}
+	}
 	if err != nil && useNetNS && netnsState.Load() == 0 {
 		// Unprivileged users often cannot make namespaces (AppArmor,
 		// sysctls): start without one and remember.
-		if p2, err2 := r.spawn(false); err2 == nil {
+		if p2, err2 := r.spawn(false, false); err2 == nil {
 			netnsState.Store(2)
 			netnsErr.Store(err.Error())
-			p, err = p2, nil
+			p, err, usePIDNS = p2, nil, false
 		}
 	} else if err == nil && useNetNS {
 		netnsState.CompareAndSwap(0, 1)
@@ -63,47 +83,72 @@ func (r *Runner) startProc() (*proc, error) {
 		p.kill()
 		p.wait()
 		p.close()
+		if usePIDNS && p.state != nil && p.state.ExitCode() == worker.ExitNoProc {
+			// A cgo build that cannot have a /proc of its own there.
+			refusePIDNS(strings.TrimPrefix(err.Error(), "start snippet worker: "))
+			return r.startProc()
+		}
 		return nil, err
 	}
-	p.layers = append(p.layers, r.nsLayers(useNetNS && netnsState.Load() != 2)...)
+	if usePIDNS {
+		pidnsState.CompareAndSwap(0, 1)
+	}
+	p.layers = append(p.layers, r.nsLayers(useNetNS && netnsState.Load() != 2, usePIDNS)...)
 	return p, nil
 }
 
-// nsLayers reports the namespaces spawn made for a worker.
-//
-// A binary built with cgo has no PID namespace (go-landlock's libpsx walks
-// /proc/<getpid()>/task, which in one names another process, and hangs;
-// a /proc of its own would need a mount namespace, which holds a copy of
-// mcpfs mount's FUSE mount): it has no pidns layer either, the reason is
-// in the netns layer, so that doctor and strict judge what such a build
-// can have.
-func (r *Runner) nsLayers(active bool) []sandbox.Layer {
-	if active {
-		net := sandbox.Layer{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"}
-		layers := []sandbox.Layer{net}
-		if withCgo {
-			layers[0].Detail += "; no PID namespace in a cgo build (go-landlock's libpsx cannot work in one without its own /proc; build with CGO_ENABLED=0 to have it)"
-		} else {
-			layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and sees no other process"})
+// noPIDNSForUsers is why a cgo build run by another user than root gives
+// its workers no PID namespace. Such a worker is not root in its user
+// namespace (it maps the user to itself), so it keeps no capability over
+// its mount namespace once it runs and cannot mount the /proc that
+// libpsx needs there; a pure Go build needs none (see OwnProc).
+const noPIDNSForUsers = "a build with cgo run by a user other than root: its worker cannot mount the /proc that go-landlock's libpsx needs in a PID namespace; build with CGO_ENABLED=0 to have one"
+
+// refusePIDNS remembers that workers get no PID namespace here, and why.
+func refusePIDNS(why string) {
+	pidnsErr.Store(why)
+	pidnsState.Store(2)
+}
+
+// nsLayers reports the namespaces spawn made for a worker. The PID
+// namespace, when the worker was to mount its own /proc in it, the worker
+// reports itself (sandbox.OwnProc finishes it).
+func (r *Runner) nsLayers(netns, pidns bool) []sandbox.Layer {
+	if netns {
+		layers := []sandbox.Layer{{Name: sandbox.LayerNetNS, Active: true, Detail: "an empty network namespace: no interfaces, not even loopback"}}
+		switch {
+		case pidns && !ownProc():
+			layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and signals no other process (the host's /proc stays mounted: a worker started by a user other than root cannot mount its own; Landlock and seccomp's file rules keep it closed)"})
+		case !pidns && pidnsErr.Load() == noPIDNSForUsers:
+			// What such a build can never have is not listed as missing
+			// (doctor and --sandbox=strict judge what it can have); the
+			// netns layer says why.
+			layers[0].Detail += "; no PID namespace (" + noPIDNSForUsers + ")"
+		case !pidns:
+			why, _ := pidnsErr.Load().(string)
+			layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + cmp.Or(why, "unavailable") + "); seccomp denies signals, ptrace and scheduler calls on other processes"})
 		}
 		return append(layers,
 			sandbox.Layer{Name: sandbox.LayerIPCNS, Active: true, Detail: "its own IPC namespace: no SysV shared memory, semaphores or queues of the host"},
 			sandbox.Layer{Name: sandbox.LayerUTSNS, Active: true, Detail: "its own UTS namespace: a host name change stays inside it"})
 	}
 	why, _ := netnsErr.Load().(string)
-	if why == "" {
-		why = "unavailable"
+	why = cmp.Or(why, "unavailable")
+	return []sandbox.Layer{
+		{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"},
+		{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"},
+		{Name: sandbox.LayerIPCNS, Detail: "no IPC namespace (" + why + "); seccomp denies SysV IPC and POSIX queues"},
+		{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"},
 	}
-	layers := []sandbox.Layer{{Name: sandbox.LayerNetNS, Detail: "no network namespace (" + why + "); seccomp denies sockets instead"}}
-	if !withCgo {
-		layers = append(layers, sandbox.Layer{Name: sandbox.LayerPIDNS, Detail: "no PID namespace (" + why + "); seccomp denies signals, ptrace and scheduler calls on other processes"})
-	}
-	return append(layers,
-		sandbox.Layer{Name: sandbox.LayerIPCNS, Detail: "no IPC namespace (" + why + "); seccomp denies SysV IPC and POSIX queues"},
-		sandbox.Layer{Name: sandbox.LayerUTSNS, Detail: "no UTS namespace (" + why + "); seccomp denies sethostname and setdomainname"})
 }
 
-func (r *Runner) spawn(netns bool) (*proc, error) {
+// ownProc says whether a worker in a PID namespace can mount a /proc of
+// its own there: only when started by root (see noPIDNSForUsers).
+func ownProc() bool { return os.Geteuid() == 0 }
+
+// spawn starts a worker process, in new network, IPC and UTS namespaces
+// with netns, and as pid 1 of new PID and mount namespaces with pidns.
+func (r *Runner) spawn(netns, pidns bool) (*proc, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("start snippet worker: socketpair: %w", err)
@@ -131,7 +176,9 @@ func (r *Runner) spawn(netns bool) (*proc, error) {
 		outW.Close()
 		return nil, fmt.Errorf("start snippet worker: pipe: %w", err)
 	}
-	cmd := osexec.Command(r.exe, worker.Args(r.cfg)...)
+	cfg := r.cfg
+	cfg.OwnProc = pidns && ownProc()
+	cmd := osexec.Command(r.exe, worker.Args(cfg)...)
 	cmd.Env = []string{worker.EnvMarker + "=1"}
 	cmd.Dir = "/"
 	cmd.Stdout, cmd.Stderr = outW, errW
@@ -139,8 +186,13 @@ func (r *Runner) spawn(netns bool) (*proc, error) {
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if netns {
 		attr.Cloneflags = syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
-		if !withCgo {
+		if pidns {
+			// Born as pid 1 of its own PID namespace; the mount namespace
+			// lets it mount that namespace's /proc (sandbox.OwnProc).
 			attr.Cloneflags |= syscall.CLONE_NEWPID
+			if cfg.OwnProc {
+				attr.Cloneflags |= syscall.CLONE_NEWNS
+			}
 		}
 		if os.Geteuid() != 0 {
 			// An unprivileged user needs a user namespace to own the new

@@ -23,151 +23,23 @@ import (
 // when ctx ends or the timeout passes; tool calls in flight are cancelled.
 func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	start := time.Now()
-	timeout := req.Timeout
-	if timeout <= 0 {
-		timeout = r.opts.Timeout
-	}
-	if timeout > r.opts.MaxTimeout {
-		return nil, fmt.Errorf("run snippet: timeout %v is over the limit of %v", timeout, r.opts.MaxTimeout)
-	}
-	files, err := packageFiles(req.Tree, req.Packages, req.Files)
+	timeout, job, err := r.prepare(req)
 	if err != nil {
 		return nil, fmt.Errorf("run snippet: %w", err)
 	}
-	filename := req.Filename
-	if filename == "" {
-		filename = "snippet.go"
-	}
-	job := &worker.Job{Filename: filename, Source: req.Source, Files: files, Unrestricted: req.unrestricted}
-
-	p, err := r.get(ctx)
+	p, err := r.acquire(ctx, req.Strict)
 	if err != nil {
 		return nil, fmt.Errorf("run snippet: %w", err)
 	}
 	defer p.close()
-	if missing := sandbox.Missing(p.layers); missing != "" {
-		if r.opts.Strict || req.Strict {
-			p.kill()
-			p.wait()
-			return nil, fmt.Errorf("run snippet: %w: %s not available (run without --sandbox=strict to accept that, or see docs/SECURITY.md)", ErrSandbox, missing)
-		}
-		r.opts.Logger.Debug("sandbox layers missing", "missing", missing)
-	}
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	out := r.output(p, req)
+	s := r.newSession(runCtx, p, req)
+	served, reading := s.serve(job)
+	timedOut, protoErr := waitRun(ctx, runCtx, served)
 
-	res := &Result{Layers: p.layers}
-	stdout := newCapture("stdout", r.opts.OutputDir, r.opts.MaxOutput, r.opts.MaxOutputFile)
-	stderr := newCapture("stderr", r.opts.OutputDir, r.opts.MaxOutput, r.opts.MaxOutputFile)
-	var copies sync.WaitGroup
-	copies.Add(2)
-	go func() { defer copies.Done(); io.Copy(tee(stdout, req.Stdout), p.stdout) }()
-	go func() { defer copies.Done(); io.Copy(tee(stderr, req.Stderr), p.stderr) }()
-
-	// Serve the control channel until the worker says done or goes away.
-	var (
-		callsMu sync.Mutex
-		calls   sync.WaitGroup
-		done    *worker.Message
-	)
-	bud := newBudget(r.opts.MaxRunMemory)
-	slots := newSlots(r.opts.MaxConcurrentCalls)
-	record := func(c Call) {
-		callsMu.Lock()
-		res.Calls = append(res.Calls, c)
-		callsMu.Unlock()
-		if req.Progress != nil {
-			req.Progress(c)
-		}
-	}
-	// Calls are served by goroutines kept for the run: one that finished
-	// a call takes the next if it is free, so that a run of calls does not
-	// pay for a new goroutine each, nor grow a new stack through the
-	// client's call path (measured: about a tenth of what a call adds).
-	next := make(chan queued)
-	stop := make(chan struct{}) // closed when the run is over
-	serve := func(q queued) {
-		for {
-			record(r.serveCall(runCtx, p, req.Call, q, bud, slots))
-			calls.Done()
-			select {
-			case q = <-next:
-			case <-stop:
-				return
-			}
-		}
-	}
-	served := make(chan error, 1)
-	reading := make(chan struct{}) // closed when the reader has stopped
-	if err := p.conn.Write(&worker.Message{Type: worker.TypeJob, Job: job}); err != nil {
-		served <- fmt.Errorf("send the job: %w", err)
-		close(reading)
-	} else {
-		go func() {
-			defer close(reading)
-			for {
-				// Room for the frame first: without it the reader waits,
-				// and the worker's calls wait in the channel.
-				n, err := p.conn.NextSize()
-				if err != nil {
-					served <- err
-					return
-				}
-				charge := int64(n) + callOverhead
-				if err := bud.acquire(runCtx, charge); err != nil {
-					served <- nil // the run is over
-					return
-				}
-				m, err := p.conn.Read()
-				if err != nil {
-					bud.release(charge)
-					served <- err
-					return
-				}
-				switch m.Type {
-				case worker.TypeDone:
-					bud.release(charge)
-					callsMu.Lock()
-					done = m
-					callsMu.Unlock()
-					served <- nil
-					return
-				case worker.TypeCall:
-					calls.Add(1)
-					if !bud.admit(m.Server, charge) {
-						// The server holds its share of the run's budget:
-						// refuse at once rather than hold the argument.
-						bud.release(charge)
-						go func(m *worker.Message) {
-							defer calls.Done()
-							record(r.refuseCall(runCtx, p, m, bud))
-						}(&worker.Message{Type: m.Type, ID: m.ID, Server: m.Server, Tool: m.Tool})
-						continue
-					}
-					q := queued{m: m, charge: charge}
-					select {
-					case next <- q: // a server goroutine was free
-					default:
-						go serve(q)
-					}
-				default:
-					bud.release(charge)
-				}
-			}
-		}()
-	}
-
-	timedOut := false
-	var protoErr error
-	select {
-	case err := <-served:
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			protoErr = err
-		}
-	case <-runCtx.Done():
-		timedOut = ctx.Err() == nil
-	}
 	// main returned (the worker exits by itself) or the run is over: make
 	// sure the process is gone, then collect everything.
 	select {
@@ -180,30 +52,260 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	cancel()
 	p.ctl.Close() // ends the reader goroutine if it is still reading
 	<-reading
-	calls.Wait()
-	close(stop)
-	copies.Wait()
+	s.calls.Wait()
+	close(s.stop)
+	out.copies.Wait()
 
+	res := s.res
 	res.Duration = time.Since(start)
-	res.Stdout, res.StdoutFile = stdout.finish()
-	res.Stderr, res.StderrFile = stderr.finish()
+	res.Stdout, res.StdoutFile = out.stdout.finish()
+	res.Stderr, res.StderrFile = out.stderr.finish()
 	res.ExitCode = p.state.ExitCode()
+	err = r.outcome(ctx, p, res, s.result(), out.stderr, timedOut, timeout, protoErr)
+	out.streamOut.finish(res.Stdout)
+	out.streamErr.finish(res.Stderr)
+	return res, err
+}
 
-	callsMu.Lock()
-	d := done
-	callsMu.Unlock()
+// prepare returns the run's time limit and the job the worker runs.
+func (r *Runner) prepare(req Request) (time.Duration, *worker.Job, error) {
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = r.opts.Timeout
+	}
+	if timeout > r.opts.MaxTimeout {
+		return 0, nil, fmt.Errorf("timeout %v is over the limit of %v", timeout, r.opts.MaxTimeout)
+	}
+	files, err := packageFiles(req.Tree, req.Packages, req.Files)
+	if err != nil {
+		return 0, nil, err
+	}
+	filename := req.Filename
+	if filename == "" {
+		filename = "snippet.go"
+	}
+	return timeout, &worker.Job{Filename: filename, Source: req.Source, Files: files, Unrestricted: req.unrestricted}, nil
+}
+
+// acquire returns a ready worker whose sandbox the run accepts: with
+// strict (or Options.Strict), only one with every layer in force.
+func (r *Runner) acquire(ctx context.Context, strict bool) (*proc, error) {
+	p, err := r.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if missing := sandbox.Missing(p.layers); missing != "" {
+		if r.opts.Strict || strict {
+			p.kill()
+			p.wait()
+			p.close()
+			return nil, fmt.Errorf("%w: %s not available (run without --sandbox=strict to accept that, or see docs/SECURITY.md)", ErrSandbox, missing)
+		}
+		r.opts.Logger.Debug("sandbox layers missing", "missing", missing)
+	}
+	return p, nil
+}
+
+// runOutput is where a run's stdout and stderr go: kept (cut at
+// MaxOutput, the rest saved to a file) and, when the Request asks,
+// streamed as they come.
+type runOutput struct {
+	stdout, stderr       *capture
+	streamOut, streamErr *stream // nil when not asked for
+	copies               sync.WaitGroup
+}
+
+// output starts copying the worker's stdout and stderr.
+func (r *Runner) output(p *proc, req Request) *runOutput {
+	o := &runOutput{
+		stdout:    newCapture("stdout", r.opts.OutputDir, r.opts.MaxOutput, r.opts.MaxOutputFile),
+		stderr:    newCapture("stderr", r.opts.OutputDir, r.opts.MaxOutput, r.opts.MaxOutputFile),
+		streamOut: newStream(req.Stdout, "stdout", r.opts.MaxOutput),
+		streamErr: newStream(req.Stderr, "stderr", r.opts.MaxOutput),
+	}
+	o.copies.Add(2)
+	var toOut, toErr io.Writer = o.stdout, o.stderr
+	if o.streamOut != nil {
+		toOut = io.MultiWriter(o.stdout, o.streamOut)
+	}
+	if o.streamErr != nil {
+		toErr = io.MultiWriter(o.stderr, o.streamErr)
+	}
+	go func() { defer o.copies.Done(); io.Copy(toOut, p.stdout) }()
+	go func() { defer o.copies.Done(); io.Copy(toErr, p.stderr) }()
+	return o
+}
+
+// waitRun waits until the control channel is done (served) or the run's
+// context ends, and says which: a timeout, or the protocol error that
+// ended the channel.
+func waitRun(ctx, runCtx context.Context, served <-chan error) (timedOut bool, protoErr error) {
+	select {
+	case err := <-served:
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			protoErr = err
+		}
+	case <-runCtx.Done():
+		timedOut = ctx.Err() == nil
+	}
+	return timedOut, protoErr
+}
+
+// session is the parent's side of one run's control channel: it reads
+// the worker's tool calls and serves them under the run's budget and
+// call slots, until the worker says it is done.
+type session struct {
+	r     *Runner
+	ctx   context.Context // the run's: ends at its deadline
+	p     *proc
+	req   Request
+	res   *Result
+	bud   *budget
+	slots *slots
+
+	mu    sync.Mutex // guards res.Calls and done
+	done  *worker.Message
+	calls sync.WaitGroup // calls being served
+
+	// Calls are served by goroutines kept for the run: one that finished
+	// a call takes the next if it is free, so that a run of calls does not
+	// pay for a new goroutine each, nor grow a new stack through the
+	// client's call path (measured: about a tenth of what a call adds).
+	next chan queued
+	stop chan struct{} // closed when the run is over
+}
+
+func (r *Runner) newSession(ctx context.Context, p *proc, req Request) *session {
+	return &session{
+		r: r, ctx: ctx, p: p, req: req,
+		res:   &Result{Layers: p.layers},
+		bud:   newBudget(r.opts.MaxRunMemory),
+		slots: newSlots(r.opts.MaxConcurrentCalls),
+		next:  make(chan queued),
+		stop:  make(chan struct{}),
+	}
+}
+
+// record adds a call that ended to the Result and reports it.
+func (s *session) record(c Call) {
+	s.mu.Lock()
+	s.res.Calls = append(s.res.Calls, c)
+	s.mu.Unlock()
+	if s.req.Progress != nil {
+		s.req.Progress(c)
+	}
+}
+
+// result is the worker's done message, nil when it sent none.
+func (s *session) result() *worker.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done
+}
+
+// serve sends the job and reads the control channel until the worker
+// says done or goes away: served gets nil or the error that ended it,
+// and reading is closed when the reader has stopped.
+func (s *session) serve(job *worker.Job) (served chan error, reading chan struct{}) {
+	served = make(chan error, 1)
+	reading = make(chan struct{})
+	if err := s.p.conn.Write(&worker.Message{Type: worker.TypeJob, Job: job}); err != nil {
+		served <- fmt.Errorf("send the job: %w", err)
+		close(reading)
+		return served, reading
+	}
+	go func() {
+		defer close(reading)
+		served <- s.read()
+	}()
+	return served, reading
+}
+
+// read handles the worker's messages until done, an error, or the end of
+// the run (nil).
+func (s *session) read() error {
+	for {
+		// Room for the frame first: without it the reader waits, and
+		// the worker's calls wait in the channel.
+		n, err := s.p.conn.NextSize()
+		if err != nil {
+			return err
+		}
+		charge := int64(n) + callOverhead
+		if err := s.bud.acquire(s.ctx, charge); err != nil {
+			return nil // the run is over
+		}
+		m, err := s.p.conn.Read()
+		if err != nil {
+			s.bud.release(charge)
+			return err
+		}
+		switch m.Type {
+		case worker.TypeDone:
+			s.bud.release(charge)
+			s.mu.Lock()
+			s.done = m
+			s.mu.Unlock()
+			return nil
+		case worker.TypeCall:
+			s.dispatch(m, charge)
+		default:
+			s.bud.release(charge)
+		}
+	}
+}
+
+// dispatch hands a call to a free serving goroutine or a new one, or
+// refuses it when its server holds its share of the budget.
+func (s *session) dispatch(m *worker.Message, charge int64) {
+	s.calls.Add(1)
+	if !s.bud.admit(m.Server, charge) {
+		// The server holds its share of the run's budget: refuse at once
+		// rather than hold the argument.
+		s.bud.release(charge)
+		go func(m *worker.Message) {
+			defer s.calls.Done()
+			s.record(s.r.refuseCall(s.ctx, s.p, m, s.bud))
+		}(&worker.Message{Type: m.Type, ID: m.ID, Server: m.Server, Tool: m.Tool})
+		return
+	}
+	q := queued{m: m, charge: charge}
+	select {
+	case s.next <- q: // a serving goroutine was free
+	default:
+		go s.serveCalls(q)
+	}
+}
+
+// serveCalls serves q, then the calls handed to it, until the run ends.
+func (s *session) serveCalls(q queued) {
+	for {
+		s.record(s.r.serveCall(s.ctx, s.p, s.req.Call, q, s.bud, s.slots))
+		s.calls.Done()
+		select {
+		case q = <-s.next:
+		case <-s.stop:
+			return
+		}
+	}
+}
+
+// outcome is the error of a finished run (nil when main returned), with
+// the Result's stderr trimmed of a panic's interpreter lines.
+func (r *Runner) outcome(ctx context.Context, p *proc, res *Result, done *worker.Message, stderr *capture, timedOut bool, timeout time.Duration, protoErr error) error {
 	switch {
 	case timedOut:
-		return res, &RunError{Kind: ErrTimeout, Msg: fmt.Sprintf("stopped after %v (raise the timeout, or make the snippet do less per run)", timeout)}
+		return &RunError{Kind: ErrTimeout, Msg: fmt.Sprintf("stopped after %v (raise the timeout, or make the snippet do less per run)", timeout)}
 	case ctx.Err() != nil:
-		return res, fmt.Errorf("run snippet: %w", ctx.Err())
+		return fmt.Errorf("run snippet: %w", ctx.Err())
 	case protoErr != nil:
-		return res, &RunError{Kind: ErrCrashed, Msg: fmt.Sprintf("it broke the control protocol (%v) and was stopped", protoErr)}
-	case d != nil && d.Failure == nil:
-		return res, nil
+		return &RunError{Kind: ErrCrashed, Msg: fmt.Sprintf("it broke the control protocol (%v) and was stopped", protoErr)}
+	case done != nil && done.Failure == nil:
+		return nil
 	}
-	if d != nil {
-		err = failureError(d.Failure, stderr.headBytes())
+	var err error
+	if done != nil {
+		err = failureError(done.Failure, stderr.headBytes())
 	} else {
 		err = crashError(p, stderr)
 	}
@@ -211,13 +313,13 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 		// The error names the functions the panic went through; the
 		// interpreter's own lines for them would only repeat it.
 		res.Stderr = interpPanic.ReplaceAll(res.Stderr, nil)
-		if d == nil {
+		if done == nil {
 			// A goroutine's panic ended the worker: the Go runtime's
 			// traceback of the interpreter follows; the error says it all.
 			res.Stderr = cutTraceback(res.Stderr)
 		}
 	}
-	return res, err
+	return err
 }
 
 // queued is a call read from the worker with the bytes of the run's
@@ -401,12 +503,4 @@ func lastLine(s string) string {
 		s = s[i+1:]
 	}
 	return ": " + s
-}
-
-// tee returns w, also writing to also when it is set.
-func tee(w, also io.Writer) io.Writer {
-	if also == nil {
-		return w
-	}
-	return io.MultiWriter(w, also)
 }

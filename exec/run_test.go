@@ -385,9 +385,6 @@ func TestStrict(t *testing.T) {
 	}
 	// The namespaces are made together: without one, none of them.
 	want := "netns, pidns, ipcns, utsns"
-	if withCgo {
-		want = "netns, ipcns, utsns" // no PID namespace layer in a cgo build
-	}
 	if got := sandbox.Missing(res.Layers); got != want {
 		t.Errorf("missing layers %q, want %q", got, want)
 	}

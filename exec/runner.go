@@ -159,8 +159,15 @@ type Request struct {
 	// goroutine that ran it.
 	Progress func(Call)
 	// Stdout and Stderr, when set, also receive the snippet's output as
-	// it is written, uncut (a page that shows it streaming in). Writes
-	// must not block.
+	// it is written, line by line (a line left unfinished for 50 ms as
+	// it is): the start of what Result.Stdout and Result.Stderr will
+	// hold, and, once Run returns, the rest of it. A stream over
+	// Options.MaxOutput is cut there at once with a note line; at the end
+	// it gets the Result's marker (how long it was, where it is saved).
+	// On stderr the lines of a panic report are held until the end and
+	// come as the Result has them (trimmed). Writes may block: the run
+	// does not wait for them (the bytes wait in memory, at most MaxOutput
+	// per stream), but Run returns only after the last one.
 	Stdout, Stderr io.Writer
 
 	unrestricted bool // tests of the sandbox: see worker.Unrestricted

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/token"
 	"strings"
+
+	"github.com/mcpfs/mcpfs/exec/check"
 )
 
 // FrontMatter is the part of SKILL.md's YAML front matter that mcpfs
@@ -22,16 +24,16 @@ const maxDescription = 1024
 // line "---", "key: value" lines, and a closing "---". Values may be
 // quoted ('...' or "...") or block scalars (| or > followed by indented
 // lines). file names the file in problems.
-func ParseFrontMatter(file string, data []byte) (FrontMatter, []Problem) {
+func ParseFrontMatter(file string, data []byte) (FrontMatter, []check.Error) {
 	var fm FrontMatter
-	at := func(line int, msg, hint string) Problem {
-		return Problem{Pos: token.Position{Filename: file, Line: line, Column: 1}, Msg: msg, Hint: hint}
+	at := func(line int, msg, hint string) check.Error {
+		return check.Error{Pos: token.Position{Filename: file, Line: line, Column: 1}, Msg: msg, Hint: hint}
 	}
 	const example = "start SKILL.md with:\n---\nname: <skill name>\ndescription: <what it does and when to use it>\n---"
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
-		return fm, []Problem{at(1, "SKILL.md must start with YAML front matter (a line ---)", example)}
+		return fm, []check.Error{at(1, "SKILL.md must start with YAML front matter (a line ---)", example)}
 	}
 	end := -1
 	for i := 1; i < len(lines); i++ {
@@ -41,9 +43,9 @@ func ParseFrontMatter(file string, data []byte) (FrontMatter, []Problem) {
 		}
 	}
 	if end < 0 {
-		return fm, []Problem{at(1, "the front matter is not closed by a line ---", example)}
+		return fm, []check.Error{at(1, "the front matter is not closed by a line ---", example)}
 	}
-	var probs []Problem
+	var probs []check.Error
 	seen := map[string]int{}
 	for i := 1; i < end; i++ {
 		line := lines[i]

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/mcpfs/mcpfs/exec/check"
 )
 
 // RunFunc describes a skill's entry point: a top-level func Run of the
@@ -34,7 +36,7 @@ type RunFunc struct {
 const runHint = "Run is the skill's entry point, offered as a tool: declare func Run(args <struct type>) (<result>, error), func Run() (<result>, error), or the same returning only error; or rename the function"
 
 // findRun looks for func Run in the skill's Go files.
-func findRun(fset *token.FileSet, files []*ast.File) (*RunFunc, []Problem) {
+func findRun(fset *token.FileSet, files []*ast.File) (*RunFunc, []check.Error) {
 	types := map[string]*ast.TypeSpec{}
 	docs := map[string]string{}
 	var run *ast.FuncDecl
@@ -61,8 +63,8 @@ func findRun(fset *token.FileSet, files []*ast.File) (*RunFunc, []Problem) {
 	if run == nil {
 		return nil, nil
 	}
-	bad := func(msg string) (*RunFunc, []Problem) {
-		return nil, []Problem{{Pos: fset.Position(run.Name.Pos()), Msg: msg, Hint: runHint}}
+	bad := func(msg string) (*RunFunc, []check.Error) {
+		return nil, []check.Error{{Pos: fset.Position(run.Name.Pos()), Msg: msg, Hint: runHint}}
 	}
 	ft := run.Type
 	if ft.TypeParams != nil && len(ft.TypeParams.List) > 0 {

@@ -3,12 +3,12 @@ package skills
 import (
 	"errors"
 	"fmt"
-	"go/token"
 	"path"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/mcpfs/mcpfs/exec/check"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 
@@ -80,32 +80,12 @@ var (
 	ErrInUse = errors.New("skill is imported by other skills")
 )
 
-// Problem is one thing wrong with a skill, at a position of one of its
-// files ("skills/<name>/<file>").
-type Problem struct {
-	Pos  token.Position
-	Msg  string
-	Hint string
-}
-
-func (p Problem) String() string {
-	var b strings.Builder
-	if p.Pos.Filename != "" {
-		b.WriteString(p.Pos.String())
-		b.WriteString(": ")
-	}
-	b.WriteString(p.Msg)
-	if p.Hint != "" {
-		b.WriteString("\n\thint: ")
-		b.WriteString(strings.ReplaceAll(p.Hint, "\n", "\n\t      "))
-	}
-	return b.String()
-}
-
 // ValidationError is why a save was refused.
 type ValidationError struct {
-	Skill    string
-	Problems []Problem
+	Skill string
+	// Problems are what is wrong, each at a position of one of the
+	// skill's files ("skills/<name>/<file>") when it has one.
+	Problems []check.Error
 }
 
 // Error lists the problems, one per line after a heading.
@@ -114,7 +94,7 @@ func (e *ValidationError) Error() string {
 	fmt.Fprintf(&b, "skill %q is not valid", e.Skill)
 	for _, p := range e.Problems {
 		b.WriteString("\n")
-		b.WriteString(p.String())
+		b.WriteString(p.Error())
 	}
 	return b.String()
 }

@@ -46,14 +46,14 @@ func Validate(tree iofs.FS, name string, files map[string][]byte, others []Skill
 
 // parse checks everything that needs no type information and builds the
 // Skill.
-func parse(name string, files map[string][]byte) (Skill, []Problem) {
+func parse(name string, files map[string][]byte) (Skill, []check.Error) {
 	dir := skillsDir + "/" + name + "/"
 	sk := Skill{Name: name, Files: map[string][]byte{}}
 	if err := CheckName(name); err != nil {
-		return sk, []Problem{{Msg: err.Error()}}
+		return sk, []check.Error{{Msg: err.Error()}}
 	}
-	var probs []Problem
-	noPos := func(msg, hint string) { probs = append(probs, Problem{Msg: msg, Hint: hint}) }
+	var probs []check.Error
+	noPos := func(msg, hint string) { probs = append(probs, check.Error{Msg: msg, Hint: hint}) }
 	if len(files) > MaxFiles {
 		noPos(fmt.Sprintf("%d files; a skill holds at most %d", len(files), MaxFiles), "")
 	}
@@ -85,7 +85,7 @@ func parse(name string, files map[string][]byte) (Skill, []Problem) {
 		fm, fprobs := ParseFrontMatter(dir+SkillFile, md)
 		probs = append(probs, fprobs...)
 		if len(fprobs) == 0 && fm.Name != name {
-			probs = append(probs, Problem{Pos: token.Position{Filename: dir + SkillFile, Line: 2, Column: 1},
+			probs = append(probs, check.Error{Pos: token.Position{Filename: dir + SkillFile, Line: 2, Column: 1},
 				Msg: fmt.Sprintf("front matter name %q does not match the folder skills/%s", fm.Name, name), Hint: "name: " + name})
 		}
 		sk.Description = fm.Description
@@ -105,7 +105,7 @@ func parse(name string, files map[string][]byte) (Skill, []Problem) {
 					if i == 3 {
 						break
 					}
-					probs = append(probs, Problem{Pos: e.Pos, Msg: "syntax error: " + e.Msg})
+					probs = append(probs, check.Error{Pos: e.Pos, Msg: "syntax error: " + e.Msg})
 				}
 			} else {
 				noPos(err.Error(), "")
@@ -114,7 +114,7 @@ func parse(name string, files map[string][]byte) (Skill, []Problem) {
 		}
 		test := strings.HasSuffix(n, "_test.go")
 		if got := f.Name.Name; got != name && !(test && got == name+"_test") {
-			probs = append(probs, Problem{Pos: fset.Position(f.Name.Pos()),
+			probs = append(probs, check.Error{Pos: fset.Position(f.Name.Pos()),
 				Msg: fmt.Sprintf("package %s; the Go files of skills/%s are package %s", got, name, name), Hint: "package " + name})
 			continue
 		}
@@ -197,7 +197,7 @@ var (
 // typeCheck type-checks the skills imports (mcpfs/skills/...) in tree
 // through a generated snippet that imports them, and turns the checker's
 // findings into problems at positions of the skills' files.
-func typeCheck(tree iofs.FS, name string, imports []string) []Problem {
+func typeCheck(tree iofs.FS, name string, imports []string) []check.Error {
 	var src strings.Builder
 	src.WriteString("package main\n\nimport (\n")
 	for _, p := range imports {
@@ -210,12 +210,12 @@ func typeCheck(tree iofs.FS, name string, imports []string) []Problem {
 	}
 	var list check.ErrorList
 	if !errors.As(err, &list) {
-		return []Problem{{Msg: fmt.Sprintf("type-check skill %s: %v", name, err)}}
+		return []check.Error{{Msg: fmt.Sprintf("type-check skill %s: %v", name, err)}}
 	}
-	var probs []Problem
+	var probs []check.Error
 	seen := map[string]bool{}
-	add := func(p Problem) {
-		if k := p.String(); !seen[k] {
+	add := func(p check.Error) {
+		if k := p.Error(); !seen[k] {
 			seen[k] = true
 			probs = append(probs, p)
 		}
@@ -228,7 +228,7 @@ func typeCheck(tree iofs.FS, name string, imports []string) []Problem {
 			if h, ok := insteadOf[m[2]]; ok {
 				hint = h
 			}
-			add(Problem{Pos: token.Position{Filename: m[3], Line: line, Column: col},
+			add(check.Error{Pos: token.Position{Filename: m[3], Line: line, Column: col},
 				Msg: fmt.Sprintf("import %q is not allowed in skills: they run in the snippet sandbox", m[2]), Hint: hint})
 			continue
 		}
@@ -244,7 +244,7 @@ func typeCheck(tree iofs.FS, name string, imports []string) []Problem {
 			if dep := strings.Split(strings.TrimPrefix(m[1], skillsDir+"/"), "/")[0]; dep != name {
 				msg += fmt.Sprintf(" (skill %s imports %s)", dep, name)
 			}
-			add(Problem{Pos: token.Position{Filename: m[1], Line: l, Column: c}, Msg: msg})
+			add(check.Error{Pos: token.Position{Filename: m[1], Line: l, Column: c}, Msg: msg})
 			found = true
 		}
 		if !found {
@@ -252,7 +252,7 @@ func typeCheck(tree iofs.FS, name string, imports []string) []Problem {
 			if e.Pos.Filename != validateFile {
 				msg = e.Error()
 			}
-			add(Problem{Msg: msg, Hint: e.Hint})
+			add(check.Error{Msg: msg, Hint: e.Hint})
 		}
 	}
 	return probs

@@ -108,7 +108,7 @@ func TestFrontMatter(t *testing.T) {
 	for _, tt := range tests {
 		fm, probs := skills.ParseFrontMatter("SKILL.md", []byte(tt.in))
 		if tt.problem != "" {
-			if len(probs) == 0 || !strings.Contains(probs[0].String(), tt.problem) {
+			if len(probs) == 0 || !strings.Contains(probs[0].Error(), tt.problem) {
 				t.Errorf("%q: problems %v, want %q", tt.in, probs, tt.problem)
 			}
 			continue

@@ -24,12 +24,12 @@ import (
 )
 
 // chainingBudget is what the fixed reads of the filesystem → memory case
-// (the tree's README and the two tool files) may cost, in tokens, for that
-// case to keep its ≥ 99.5% saving: the direct side is 221,547 tokens, so
-// the mcpfs side may be 1,107; `ls servers`, the snippet and its output
-// take 223 of them (docs/bench/report.md). The README built here from
-// captured listings is 4 tokens shorter than the live one, hence the 4.
-const chainingBudget = 1107 - 223 - 4
+// (the tree's README and the two tool files) cost when they were last
+// made terser, in tokens: a guard against growth. The ≥ 99.7% target of
+// that case would need them at 442 (the direct side is 221,546 tokens, so
+// the mcpfs side may be 664, and `ls servers`, the snippet and its output
+// take 222 of them; docs/BENCHMARKS.md).
+const chainingBudget = 771
 
 // TestChainingBudget guards the chaining target against growth of the
 // generated text, without the npm servers: it builds the bench's tree from
@@ -58,7 +58,7 @@ func TestChainingBudget(t *testing.T) {
 		total += n
 	}
 	if total > chainingBudget {
-		t.Errorf("README.md and the two tool files of the filesystem → memory case are %d tokens, over the %d that keep its saving at 99.5%%: make the generated text terser (fs/gen) or raise the figure knowingly in docs/BENCHMARKS.md", total, chainingBudget)
+		t.Errorf("README.md and the two tool files of the filesystem → memory case are %d tokens, over the %d they were: make the generated text terser (fs/gen) or raise the figure knowingly in docs/BENCHMARKS.md", total, chainingBudget)
 	}
 }
 
@@ -188,5 +188,75 @@ func TestServeDefinitionsBudget(t *testing.T) {
 	slices.Sort(listed)
 	if !slices.Equal(inReadme, listed) {
 		t.Errorf("the README's \"Use it from an agent\" names the tools %v; serve lists %v", inReadme, listed)
+	}
+}
+
+// TestDiscoveryBudget holds the discovery target (one tool among 100 × 50
+// synthetic tools read with ≤ 0.25% of the upfront definitions) without
+// the npm servers: the synthetic catalog is built from the captured
+// listings and the docstore, as the bench builds it from the live ones,
+// and the agent's reads (README, ls servers, grep -rli, doc.go, the tool
+// file) are made on the tree.
+func TestDiscoveryBudget(t *testing.T) {
+	c, err := newCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var templates []json.RawMessage
+	servers := []discovery.ServerSnapshot{docstoreSnapshot(t)}
+	for _, name := range []string{"everything", "filesystem", "memory"} {
+		servers = append(servers, capturedSnapshot(t, name))
+	}
+	for _, s := range servers {
+		for _, tool := range s.Tools {
+			templates = append(templates, tool.Raw)
+		}
+	}
+	cat, target, err := synthCatalog(templates, 100, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := 0
+	for _, s := range cat.Servers {
+		direct += c.count(toolsListJSON(s))
+	}
+	tree := mcpfs.New(cat, mcpfs.Options{})
+	file, err := toolFile(tree, target.Server, target.Tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ls, grep strings.Builder
+	for _, s := range cat.Servers {
+		ls.WriteString(s.Name + "\n")
+	}
+	err = iofs.WalkDir(tree, "servers", func(p string, d iofs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := tree.ReadFile(p)
+		if err == nil && strings.Contains(strings.ToLower(string(b)), strings.ToLower(target.Noun)) {
+			grep.WriteString(p + "\n")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := c.count(ls.String()) + c.count(grep.String())
+	fixed := 0
+	for _, p := range []string{"README.md", "servers/" + target.Server + "/doc.go", file} {
+		b, err := tree.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := c.count(string(b))
+		t.Logf("%s: %d tokens", p, n)
+		fixed += n
+	}
+	total += fixed
+	ratio := float64(total) / float64(direct)
+	t.Logf("ls %d, grep %d, README + doc.go + tool file %d: %d of %d upfront tokens = %.3f%%", c.count(ls.String()), c.count(grep.String()), fixed, total, direct, 100*ratio)
+	if ratio > 0.0025 {
+		t.Errorf("discovery of one tool among 5,000 reads %.3f%% of the upfront definitions, over the 0.25%% target: keep the README, doc.go and tool files short (fs/gen)", 100*ratio)
 	}
 }

@@ -23,10 +23,29 @@ var goBenchmarks = []struct{ pkg, pattern, what string }{
 	{"./fs", "TreeLookup", "tree look-ups"},
 	{"./exec/check", "CheckWarm|CheckCold", "type check of a snippet, warm and cold"},
 	{"./exec", "Run|Call|Import", "worker start and run, the call bridge, importing a 100-tool package"},
-	{"./discovery", "CallToolInProcess|CallToolStdio|StartCached50", "calls through the supervisor; start with 50 cached servers"},
+	{"./discovery", "CallToolInProcess|CallToolStdio|StartCached50|NotificationFlood", "calls through the supervisor; start with 50 cached servers; a call to a server flooding log notifications, and mcpfs's CPU meanwhile"},
 	{"./fs/fuse", "Stat|OpenReadClose|MountReady|LsR|GrepR", "the FUSE adapter: stat, open+read, mount, ls -R and grep -r"},
 	{"./cache", ".", "the Badger cache"},
 	{"./cmd/mcpfs", "ServeExec", "mcpfs serve: exec round trip over stdio and streamable HTTP"},
+}
+
+// onlyGoBenchmarks keeps the goBenchmarks of pkgs ("./fs/search").
+func onlyGoBenchmarks(pkgs []string) error {
+	var kept = goBenchmarks[:0:0]
+	var known []string
+	for _, b := range goBenchmarks {
+		known = append(known, b.pkg)
+		for _, p := range pkgs {
+			if strings.TrimSpace(p) == b.pkg {
+				kept = append(kept, b)
+			}
+		}
+	}
+	if len(kept) != len(pkgs) {
+		return fmt.Errorf("%q: want packages among %s", strings.Join(pkgs, ","), strings.Join(known, " "))
+	}
+	goBenchmarks = kept
+	return nil
 }
 
 // goBenchResult is one line of `go test -bench` output.
@@ -138,6 +157,9 @@ func goBenchTable(m meta, secs []goBenchSection) string {
 		if sec.Err != "" {
 			row("`"+sec.Pattern+"`", "", "failed: "+mdCell(sec.Err))
 		}
+	}
+	if t := recallTable(secs); t != "" {
+		b.WriteString("\nIntent search (fs/search), recall in % by query set:\n\n" + t)
 	}
 	return b.String()
 }

@@ -24,6 +24,9 @@
 //	-benchtime D    -benchtime for them (default 1s)
 //	-gobench-only   run only the go test benchmarks; print their table and
 //	                write it into docs/BENCHMARKS.md (-benchmd FILE, "" for none)
+//	-gobench-pkg P  only the go test benchmarks of these packages (comma list,
+//	                e.g. ./fs/search); with -gobench-only it prints and writes
+//	                no file, whose table holds every package
 //	-v              log the servers' stderr and mcpfs's diagnostics
 package main
 
@@ -70,7 +73,8 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 	fl.BoolVar(&opts.goBench, "gobench", true, "run the packages' go test benchmarks (off with -quick unless given)")
 	fl.StringVar(&opts.benchTime, "benchtime", "1s", "-benchtime for the go test benchmarks")
 	var goBenchOnly bool
-	var benchMD string
+	var benchMD, goBenchPkgs string
+	fl.StringVar(&goBenchPkgs, "gobench-pkg", "", "run the go test benchmarks of these `packages` only (comma list, e.g. ./fs/search)")
 	fl.BoolVar(&goBenchOnly, "gobench-only", false, "run only the go test benchmarks: print their table and write it into -benchmd")
 	fl.StringVar(&benchMD, "benchmd", "docs/BENCHMARKS.md", "`file` whose go test table -gobench-only rewrites (\"\" writes none)")
 	fl.BoolVar(&verbose, "v", false, "log diagnostics and the servers' stderr")
@@ -80,6 +84,13 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 	if fl.NArg() > 0 {
 		fmt.Fprintf(stderr, "mcpfs-bench: unexpected arguments %q\n", fl.Args())
 		return 2
+	}
+	if goBenchPkgs != "" {
+		if err := onlyGoBenchmarks(strings.Split(goBenchPkgs, ",")); err != nil {
+			fmt.Fprintf(stderr, "mcpfs-bench: -gobench-pkg: %v\n", err)
+			return 2
+		}
+		benchMD = "" // the file's table is of every package
 	}
 	if opts.quick {
 		given := false

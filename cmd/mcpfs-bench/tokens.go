@@ -2,43 +2,23 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/mcpfs/mcpfs/cmd/internal/tokens"
 )
 
 // encodingName is the BPE encoding every count uses.
-const encodingName = "o200k_base"
+const encodingName = tokens.Encoding
 
-// counter counts tokens with a real BPE tokenizer whose tables are compiled
-// into the binary: no network, same counts on every machine.
-type counter struct {
-	codec tokenizer.Codec
-}
+// counter counts tokens as cmd/internal/tokens does (the page counts the
+// same way): a real BPE tokenizer whose tables are compiled into the
+// binary, no network, same counts on every machine.
+type counter struct{}
 
-func newCounter() (*counter, error) {
-	c, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		return nil, fmt.Errorf("load the %s tokenizer: %w", encodingName, err)
-	}
-	return &counter{codec: c}, nil
-}
+func newCounter() (*counter, error) { return &counter{}, nil }
 
-// count returns the number of tokens of s.
-func (c *counter) count(s string) int {
-	if s == "" {
-		return 0
-	}
-	n, err := c.codec.Count(s)
-	if err != nil {
-		// The codec fails only on invalid UTF-8; count bytes then, which
-		// overstates nothing in mcpfs's favour (every text counted here
-		// is either JSON or Go source, both valid UTF-8).
-		return len(s)
-	}
-	return n
-}
+// count returns the number of tokens of s. Every text counted here is
+// JSON or Go source, valid UTF-8.
+func (c *counter) count(s string) int { return tokens.Count(s) }
 
 // part is one piece of text that passes through the model's context: a
 // tool definition block, a call's arguments or result, an ls, a cat, a
@@ -78,35 +58,5 @@ func (l *ledger) Bytes() int {
 }
 
 // resultText is what an MCP client hands the model for a tools/call
-// result: the text of each content block (other blocks as their JSON), one
-// after another. structuredContent is counted only when content is empty:
-// servers that return structured output also put it, serialized, in a text
-// block, and counting both would double the direct way's cost.
-func resultText(raw json.RawMessage) string {
-	var res struct {
-		Content    []json.RawMessage `json:"content"`
-		Structured json.RawMessage   `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return string(raw)
-	}
-	var b strings.Builder
-	for i, c := range res.Content {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		var block struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(c, &block) == nil && block.Type == "text" {
-			b.WriteString(block.Text)
-			continue
-		}
-		b.Write(c)
-	}
-	if len(res.Content) == 0 && len(res.Structured) > 0 {
-		b.Write(res.Structured)
-	}
-	return b.String()
-}
+// result (tokens.ResultText).
+func resultText(raw json.RawMessage) string { return tokens.ResultText(raw) }

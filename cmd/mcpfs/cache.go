@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 )
 
 func newCacheCmd(g *globals) *cobra.Command {
@@ -21,7 +23,7 @@ results of read-only tools. Secret values from the config are never stored.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q for \"mcpfs cache\" (want stats or clear)", args[0])
+				return usagef("unknown command %q for \"mcpfs cache\" (want stats, clear or forget-shapes)", args[0])
 			}
 			return cmd.Help()
 		},
@@ -37,17 +39,22 @@ results of read-only tools. Secret values from the config are never stored.`,
 				if err != nil {
 					return err
 				}
+				shapes, err := s.CountShapes()
+				if err != nil {
+					return err
+				}
 				if asJSON {
 					return g.writeJSON(map[string]any{
 						"dir": st.Dir, "servers": st.Servers, "tool_bytes": st.ToolBytes,
 						"results": st.Results, "result_bytes": st.ResultBytes, "disk_bytes": st.DiskBytes,
-						"writes": st.Writes,
+						"writes": st.Writes, "learned_shapes": shapes,
 					})
 				}
 				w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
 				fmt.Fprintf(w, "dir:\t%s\n", st.Dir)
 				fmt.Fprintf(w, "servers:\t%d\t(%s of tool listings)\n", st.Servers, byteSize(st.ToolBytes))
 				fmt.Fprintf(w, "results:\t%d\t(%s)\n", st.Results, byteSize(st.ResultBytes))
+				fmt.Fprintf(w, "learned:\t%d\t(tools whose result shapes are learned; mcpfs learn)\n", shapes)
 				fmt.Fprintf(w, "on disk:\t%s\n", byteSize(st.DiskBytes))
 				fmt.Fprintf(w, "writes:\t%s\n", st.Writes)
 				return w.Flush()
@@ -67,6 +74,31 @@ results of read-only tools. Secret values from the config are never stored.`,
 				fmt.Fprintf(g.stderr, "cleared the cache in %s\n", s.Dir())
 				return nil
 			})
+		},
+	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "forget-shapes [SERVER[/TOOL]]",
+		Short: "Forget learned result types: all, a server's, or one tool's",
+		Long: `Forget the result shapes mcpfs learned from calls of tools without an
+output schema (mcpfs learn): the tools' files go back to mcp.Result alone
+until their next calls teach it again.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			server, tool := "", ""
+			if len(args) == 1 {
+				server, tool, _ = strings.Cut(args[0], "/")
+			}
+			e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
+			if err != nil {
+				return err
+			}
+			defer release()
+			n, err := e.ForgetShapes(server, tool)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(g.stderr, "forgot %s\n", plural(n, "learned result shape"))
+			return nil
 		},
 	})
 	return cmd

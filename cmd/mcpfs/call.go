@@ -70,6 +70,7 @@ error exits 1.`,
 			if err != nil {
 				return fmt.Errorf("call %s.%s: %w", srv.Name, tool.Name, err)
 			}
+			e.LearnFrom(srv.Name, tool.Name, raw)
 			return g.printCallResult(raw, asJSON)
 		},
 	}

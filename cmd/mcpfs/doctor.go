@@ -203,6 +203,12 @@ func (g *globals) doctorServers(ctx context.Context, cfg *discovery.Config, add 
 			add(name, true, "disabled in the config")
 		}
 	}
+	if n := e.LearnedTools(); n > 0 {
+		add("learned types", true, "%s with a result type learned from calls (mcpfs cache forget-shapes forgets them)", plural(n, "tool"))
+	}
+	for skill, why := range e.BrokenSkills() {
+		add("skill "+skill, false, "no longer type-checks %s", why)
+	}
 }
 
 // lookCommand finds the executable of a stdio server as discovery would:

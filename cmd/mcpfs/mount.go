@@ -122,9 +122,19 @@ func mountEngine(g *globals, e *engine.Engine, dir string) (*engineMount, error)
 // jobRunner runs the jobs of the mount's run/ on the engine, each with
 // the engine's default time limit, and writes each result as `mcpfs run`
 // prints it: stdout, stderr, check problems, then "mcpfs: " and the error.
+// Stdout also goes to run/<job>.out as it is printed, as much of it as
+// the result keeps, so that the result only adds to what was shown.
 func jobRunner(g *globals, e *engine.Engine) fuse.Runner {
 	return func(ctx context.Context, job fuse.Job) fuse.JobResult {
-		res, err := e.RunWithProgress(ctx, job.Name, job.Source, 0, func(exec.Call) { job.ToolCall() })
+		keep := e.Settings().Options.MaxOutput
+		if keep <= 0 {
+			keep = exec.DefaultMaxOutput
+		}
+		res, err := e.RunWith(ctx, job.Name, job.Source, engine.RunOptions{
+			Progress: func(exec.Call) { job.ToolCall() },
+			Face:     engine.FaceMount,
+			Stdout:   &headWriter{w: job.Output, left: keep},
+		})
 		var out bytes.Buffer
 		p := *g // mcpfs run's own printing, into out
 		p.stdout, p.stderr, p.log = &out, &out, slog.New(slog.DiscardHandler)
@@ -134,6 +144,22 @@ func jobRunner(g *globals, e *engine.Engine) fuse.Runner {
 		}
 		return fuse.JobResult{Output: out.Bytes(), Err: err}
 	}
+}
+
+// headWriter passes on the first left bytes written to it and drops the
+// rest; it never fails. A nil w drops everything.
+type headWriter struct {
+	w    io.Writer
+	left int
+}
+
+func (h *headWriter) Write(p []byte) (int, error) {
+	if h.w != nil && h.left > 0 {
+		n := min(h.left, len(p))
+		h.left -= n
+		h.w.Write(p[:n])
+	}
+	return len(p), nil
 }
 
 // Lost is closed when the mount ends: after Unmount, or when it was

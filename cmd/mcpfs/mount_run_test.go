@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -77,8 +79,60 @@ func TestMountRun(t *testing.T) {
 		})
 	}
 
+	// A running job's output shows as it is printed: the first line is
+	// read while the job still sleeps.
+	t.Run("streams", func(t *testing.T) {
+		write := osexec.Command("/bin/sh", "-c", `cat > "$0"`, filepath.Join(dir, "run", "live.go"))
+		write.Stdin = strings.NewReader(streamSnippet)
+		if out, err := write.CombinedOutput(); err != nil {
+			t.Fatalf("write run/live.go: %v: %s\nstderr:\n%s", err, out, stderr.String())
+		}
+		cat := osexec.Command("cat", filepath.Join(dir, "run", "live.out"))
+		pipe, err := cat.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cat.Start(); err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(pipe)
+		first, err := r.ReadString('\n')
+		if err != nil || first != "first\n" {
+			t.Fatalf("first line of run/live.out: %q, %v; want %q\nstderr:\n%s", first, err, "first\n", stderr.String())
+		}
+		status, err := os.ReadFile(filepath.Join(dir, "run", "live.status"))
+		if err != nil || !strings.HasPrefix(string(status), "running ") {
+			t.Errorf("run/live.status when the first line was read: %q, %v; want running", status, err)
+		}
+		rest, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cat.Wait(); err != nil {
+			t.Fatalf("cat run/live.out: %v", err)
+		}
+		if got, want := string(rest), "second\nexit status 0\n"; got != want {
+			t.Errorf("the rest of run/live.out = %q, want %q", got, want)
+		}
+	})
+
 	m.stop()
 }
+
+// streamSnippet prints a line, sleeps, and prints another.
+const streamSnippet = `package main
+
+import (
+	"fmt"
+	"time"
+)
+
+func main() {
+	fmt.Println("first")
+	time.Sleep(4 * time.Second)
+	fmt.Println("second")
+}
+`
 
 // docstoreSnippet counts docstore's documents with one tool call.
 const docstoreSnippet = `package main

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -88,7 +89,7 @@ type residentServer struct {
 	cacheWhy string
 
 	mu      sync.Mutex
-	engines map[string]*engine.Engine // by config path; "" is the built-in default
+	engines map[string]configEngine // by engineKey
 	active  int
 	served  int64
 	timer   *time.Timer
@@ -128,7 +129,7 @@ func serveResident(ctx context.Context, g *globals, addr engineAddr, idle time.D
 	s := &residentServer{
 		g: g, addr: addr, ln: ln, ino: ino, idle: idle, started: time.Now(),
 		conns:   map[net.Conn]struct{}{},
-		engines: map[string]*engine.Engine{},
+		engines: map[string]configEngine{},
 		stopped: make(chan struct{}),
 	}
 	s.cache, s.cacheWhy = g.dirs().OpenCache()
@@ -158,23 +159,65 @@ func serveResident(ctx context.Context, g *globals, addr engineAddr, idle time.D
 	return nil
 }
 
+// configEngine is the engine of one config file.
+type configEngine struct {
+	path string // "" is the built-in default
+	e    *engine.Engine
+}
+
+// engineKey names the engine of the config at path for a client: the
+// path and the values the client's environment gives the variables the
+// file names (${VAR}), so two commands that give a config different
+// values (DATABASE_URL=... mcpfs run) get their own servers, and every
+// command that agrees shares them.
+func engineKey(path string, named []string, lookup func(string) (string, bool)) string {
+	var b strings.Builder
+	b.WriteString(path)
+	for _, k := range slices.Compact(slices.Sorted(slices.Values(named))) {
+		v, ok := lookup(k)
+		b.WriteString("\x00" + k)
+		if ok {
+			b.WriteString("=" + v)
+		}
+	}
+	return b.String()
+}
+
+// envLookup looks variables up in a client's environment (KEY=value
+// lines), the last one winning as in os/exec.
+func envLookup(env []string) func(string) (string, bool) {
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
 // engineFor returns the engine of the config at path ("" for the built-in
-// default), starting it on first use.
-func (s *residentServer) engineFor(path string) (*engine.Engine, error) {
+// default) for a client with environment env, starting it on first use.
+// The file's ${VAR}s are expanded from the client's environment, not the
+// engine's.
+func (s *residentServer) engineFor(path string, env []string) (*engine.Engine, error) {
+	lookup := envLookup(env)
+	cfg := discovery.DefaultConfig()
+	var named []string
+	if path != "" {
+		var err error
+		getenv := func(k string) (string, bool) { named = append(named, k); return lookup(k) }
+		if cfg, err = discovery.Load(path, discovery.LoadOptions{Getenv: getenv}); err != nil {
+			return nil, err
+		}
+	}
+	key := engineKey(path, named, lookup)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.engines[path]; ok {
-		return e, nil
+	if ce, ok := s.engines[key]; ok {
+		return ce.e, nil
 	}
 	if s.ctx.Err() != nil {
 		return nil, errors.New("the engine is stopping: run the command again")
-	}
-	cfg := discovery.DefaultConfig()
-	if path != "" {
-		var err error
-		if cfg, err = discovery.Load(path, discovery.LoadOptions{}); err != nil {
-			return nil, err
-		}
 	}
 	if _, err := engine.SettingsFor(cfg, engine.Flags{}); err != nil {
 		return nil, err
@@ -183,9 +226,9 @@ func (s *residentServer) engineFor(path string) (*engine.Engine, error) {
 	if cfg.Settings.EngineIdle > 0 && s.g.engineIdle <= 0 {
 		s.idle = cfg.Settings.EngineIdle
 	}
-	e := engine.Start(s.ctx, cfg, s.g.engineOptions(engine.Options{WarmRunner: true, Cache: s.cache, CacheWhy: s.cacheWhy, Shared: true}))
-	s.engines[path] = e
-	s.g.log.Warn("engine: serving a config", "config", configName(path), "servers", len(cfg.Servers))
+	e := engine.Start(s.ctx, cfg, s.g.engineOptions(engine.Options{WarmRunner: true, Cache: s.cache, CacheWhy: s.cacheWhy, Shared: true, Getenv: lookup}))
+	s.engines[key] = configEngine{path: path, e: e}
+	s.g.log.Warn("engine: serving a config", "config", configName(path), "servers", len(cfg.Servers), "variables", len(named))
 	return e, nil
 }
 
@@ -377,12 +420,12 @@ func (s *residentServer) shutdown() {
 	}
 	s.mu.Lock()
 	engines := s.engines
-	s.engines = map[string]*engine.Engine{}
+	s.engines = map[string]configEngine{}
 	s.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, e := range engines {
+	for _, ce := range engines {
 		wg.Add(1)
-		go func() { defer wg.Done(); e.Close() }()
+		go func() { defer wg.Done(); ce.e.Close() }()
 	}
 	wg.Wait()
 	if s.cache != nil {
@@ -426,7 +469,7 @@ func (s *residentServer) handle(c *net.UnixConn) {
 	s.mu.Lock()
 	s.served++
 	s.mu.Unlock()
-	e, err := s.engineFor(h.Config)
+	e, err := s.engineFor(h.Config, h.Env)
 	if err != nil {
 		fc.write(frameStderr, []byte("mcpfs: "+err.Error()+"\n"))
 		fc.writeJSON(frameExit, struct{ Code int }{exitUsage})
@@ -516,12 +559,16 @@ func (s *residentServer) status(path string) *engineStatus {
 		Log: s.addr.log(), Socket: s.addr.sock(), DataDir: s.g.dataDir,
 		Config: path,
 	}
-	for p := range s.engines {
-		st.Configs = append(st.Configs, configName(p))
+	var e *engine.Engine
+	for _, ce := range s.engines {
+		st.Configs = append(st.Configs, configName(ce.path))
+		if ce.path == path && e == nil {
+			e = ce.e
+		}
 	}
-	e := s.engines[path]
 	s.mu.Unlock()
 	sort.Strings(st.Configs)
+	st.Configs = slices.Compact(st.Configs)
 	st.RSS = selfRSS()
 	if s.cache != nil {
 		st.Cache = s.cache.Dir()

@@ -405,3 +405,23 @@ func TestResidentFailedImport(t *testing.T) {
 		t.Errorf("stderr, want one line naming the failed server:\n%s", stderr)
 	}
 }
+
+// A config's ${VAR}s take the values of the command's environment, not
+// the engine's: a command that sets a variable the file names gets servers
+// started with it, even when an engine already serves the config.
+func TestResidentConfigVariables(t *testing.T) {
+	r := newResidentEnv(t, `{"mcpServers": {"docs": {"command": "${env:MCPFS_TEST_BIN}", "args": ["builtin", "docstore"]}}}`)
+	out, _, _ := r.run("", "ls", "servers")
+	if !strings.Contains(out, "MCPFS_TEST_BIN") {
+		t.Fatalf("ls servers with $MCPFS_TEST_BIN unset: want the docs server failed on it:\n%s", out)
+	}
+	r.env = append(r.env, "MCPFS_TEST_BIN="+r.bin)
+	snippet := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"mcpfs/servers/docs\"\n)\n\nfunc main() {\n\tl, err := docs.ListDocuments(docs.ListDocumentsArgs{})\n\tfmt.Println(len(l.Documents), err)\n}\n"
+	out, stderr, code := r.run(snippet, "run", "-")
+	if code != 0 || out != "5 <nil>\n" {
+		t.Fatalf("with $MCPFS_TEST_BIN set: exit %d, stdout %q, stderr %s", code, out, stderr)
+	}
+	if st := r.status(); st == nil || len(st.Configs) != 1 {
+		t.Errorf("engine status: want one config served, got %+v", st)
+	}
+}

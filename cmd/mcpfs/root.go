@@ -186,7 +186,7 @@ config. With none, a built-in demo server (docstore) is used.`,
 	root.AddCommand(newDoctorCmd(g))
 	root.AddCommand(newEngineCmd(g))
 	root.AddCommand(newSearchCmd(g))
-	root.AddCommand(newCallCmd(g))
+	root.AddCommand(newCallCmd(g), newLearnCmd(g))
 	root.AddCommand(newInitCmd(g), newInstallCmd(g))
 	root.AddCommand(newAuditCmd(g), newDiffCmd(g), newTrustCmd(g), newAuthCmd(g))
 	root.AddCommand(newUICmd(g))

@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -130,27 +128,42 @@ func (g *globals) run(ctx context.Context, filename string, src []byte, flags en
 	if err != nil {
 		return err
 	}
-	var calls atomic.Int64
-	stop := g.progress(&calls)
-	res, runErr := e.RunWith(ctx, filename, src, engine.RunOptions{
-		Timeout:  flags.Timeout,
-		Strict:   rs.Options.Strict,
-		Progress: func(exec.Call) { calls.Add(1) },
+	// On a terminal, one status line while the run waits and goes on;
+	// the output streams above it as the snippet prints (as JSON it is
+	// all in the one object at the end).
+	status := g.newRunStatus(asJSON)
+	ro := engine.RunOptions{
+		Timeout: flags.Timeout,
+		Strict:  rs.Options.Strict,
 		Waiting: func(running int) {
-			fmt.Fprintf(g.stderr, "mcpfs: waiting for a run slot: %d runs are in progress on the engine (the wait counts against --timeout)\n", running)
+			status.output(g.stderr).Write(fmt.Appendf(nil, "mcpfs: waiting for a run slot: %d runs are in progress on the engine (the wait counts against --timeout)\n", running))
 		},
-	})
-	stop()
+	}
+	if status != nil {
+		ro.Connecting = status.serversConnecting
+		ro.WrapCall = status.countCalls
+	}
+	if !asJSON {
+		ro.Stdout, ro.Stderr = status.output(g.stdout), status.output(g.stderr)
+	}
+	res, runErr := e.RunWith(ctx, filename, src, ro)
+	status.stop()
 	if asJSON {
 		return g.runResultJSON(res, runErr)
 	}
-	return g.finishRun(filename, res, runErr)
+	return g.finishRunOutput(filename, res, runErr, false)
 }
 
 // finishRun prints what a run produced, as mcpfs run shows it, and
 // returns the run's error: check problems one positioned line each, the
 // servers a snippet imports that are down, or the snippet's output.
 func (g *globals) finishRun(filename string, res *exec.Result, runErr error) error {
+	return g.finishRunOutput(filename, res, runErr, true)
+}
+
+// finishRunOutput is finishRun; withOutput false leaves out the output,
+// which was streamed as it came.
+func (g *globals) finishRunOutput(filename string, res *exec.Result, runErr error, withOutput bool) error {
 	var list check.ErrorList
 	if errors.As(runErr, &list) {
 		lines := make([]string, len(list))
@@ -167,7 +180,7 @@ func (g *globals) finishRun(filename string, res *exec.Result, runErr error) err
 		return withExit(exitServer, fmt.Errorf("%s imports %s that %s not available: fix the server or the config (mcpfs ls servers)", filename, plural(len(ue.Lines), "server"), isAre(len(ue.Lines))))
 	}
 	if res != nil {
-		g.report(res)
+		g.report(res, withOutput)
 	}
 	return withExit(runExitCode(runErr), runErr)
 }
@@ -201,9 +214,9 @@ func (g *globals) checkFailed(filename string, problems []string) error {
 	return fmt.Errorf("%s did not pass the check (%s): fix it and run again", filename, plural(len(problems), "problem"))
 }
 
-// report logs the sandbox layers and figures of a run and copies its
-// output.
-func (g *globals) report(res *exec.Result) {
+// report logs the sandbox layers and figures of a run and, withOutput,
+// copies its output.
+func (g *globals) report(res *exec.Result, withOutput bool) {
 	for _, l := range res.Layers {
 		if l.Active {
 			g.log.Info("sandbox layer", "layer", l.Name, "covers", l.Detail)
@@ -212,50 +225,9 @@ func (g *globals) report(res *exec.Result) {
 		}
 	}
 	g.log.Info("run finished", "duration", res.Duration.Round(time.Millisecond), "tool_calls", len(res.Calls))
-	g.stdout.Write(res.Stdout)
-	g.stderr.Write(res.Stderr)
-}
-
-// progress shows, on a terminal, how long a run has taken and how many
-// tool calls it made (when calls is not nil), once it has run for a
-// second. It returns the func that stops it and clears the line. Piped
-// stderr gets nothing.
-func (g *globals) progress(calls *atomic.Int64) (stop func()) {
-	if !g.stderrTTY() {
-		return func() {}
-	}
-	f := g.stderr
-	start := time.Now()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		shown := false
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				if shown {
-					fmt.Fprint(f, "\r\033[K")
-				}
-				return
-			case <-t.C:
-				if el := time.Since(start); el >= time.Second {
-					if calls != nil {
-						fmt.Fprintf(f, "\r\033[Krunning %s, %s", el.Round(100*time.Millisecond), plural(int(calls.Load()), "tool call"))
-					} else {
-						fmt.Fprintf(f, "\r\033[Krunning %s", el.Round(100*time.Millisecond))
-					}
-					shown = true
-				}
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		wg.Wait()
+	if withOutput {
+		g.stdout.Write(res.Stdout)
+		g.stderr.Write(res.Stderr)
 	}
 }
 

@@ -29,6 +29,8 @@ func (g *globals) skillStore() (*skills.Store, error) {
 	return g.dirs().OpenSkills()
 }
 
+// newSkillsCmd is `mcpfs skills`: one subcommand per operation on the
+// store, each built below.
 func newSkillsCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skills",
@@ -50,6 +52,11 @@ docs/PATTERNS.md.`,
 			return cmd.Help()
 		},
 	}
+	cmd.AddCommand(newSkillsAddCmd(g), newSkillsListCmd(g), newSkillsShowCmd(g), newSkillsRmCmd(g), newSkillsLogCmd(g), newSkillsRestoreCmd(g))
+	return cmd
+}
+
+func newSkillsAddCmd(g *globals) *cobra.Command {
 	var name string
 	add := &cobra.Command{
 		Use:     "add [--name NAME] DIR",
@@ -61,49 +68,57 @@ docs/PATTERNS.md.`,
 		},
 	}
 	add.Flags().StringVar(&name, "name", "", "skill `name` (default: the folder's name)")
+	return add
+}
 
-	var listJSON bool
+func newSkillsListCmd(g *globals) *cobra.Command {
+	var asJSON bool
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the saved skills",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSkills(g, func(s *skills.Store) error {
-				list := s.List()
-				if listJSON {
-					type skillJSON struct {
-						Name        string    `json:"name"`
-						Version     int       `json:"version"`
-						Description string    `json:"description"`
-						Import      string    `json:"import"`
-						Run         bool      `json:"run"`
-						Saved       time.Time `json:"saved"`
-					}
-					out := []skillJSON{}
-					for _, sk := range list {
-						out = append(out, skillJSON{sk.Name, sk.Version, sk.Description, sk.ImportPath(), sk.HasRun(), sk.Saved})
-					}
-					return g.writeJSON(out)
-				}
-				if len(list) == 0 {
-					fmt.Fprintf(g.stderr, "mcpfs: no skills saved in %s\n", s.Dir())
-					return nil
-				}
-				w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-				for _, sk := range list {
-					run := ""
-					if sk.HasRun() {
-						run = " [Run]"
-					}
-					fmt.Fprintf(w, "%s\tv%d\t%s%s\n", sk.Name, sk.Version, oneLine(sk.Description), run)
-				}
-				return w.Flush()
-			})
+			return withSkills(g, func(s *skills.Store) error { return printSkillList(g, s, asJSON) })
 		},
 	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON: name, version, description, import path, Run, saved")
+	return list
+}
 
-	list.Flags().BoolVar(&listJSON, "json", false, "print JSON: name, version, description, import path, Run, saved")
+// printSkillList prints the saved skills: one line each, or JSON.
+func printSkillList(g *globals, s *skills.Store, asJSON bool) error {
+	list := s.List()
+	if asJSON {
+		type skillJSON struct {
+			Name        string    `json:"name"`
+			Version     int       `json:"version"`
+			Description string    `json:"description"`
+			Import      string    `json:"import"`
+			Run         bool      `json:"run"`
+			Saved       time.Time `json:"saved"`
+		}
+		out := []skillJSON{}
+		for _, sk := range list {
+			out = append(out, skillJSON{sk.Name, sk.Version, sk.Description, sk.ImportPath(), sk.HasRun(), sk.Saved})
+		}
+		return g.writeJSON(out)
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(g.stderr, "mcpfs: no skills saved in %s\n", s.Dir())
+		return nil
+	}
+	w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	for _, sk := range list {
+		run := ""
+		if sk.HasRun() {
+			run = " [Run]"
+		}
+		fmt.Fprintf(w, "%s\tv%d\t%s%s\n", sk.Name, sk.Version, oneLine(sk.Description), run)
+	}
+	return w.Flush()
+}
 
+func newSkillsShowCmd(g *globals) *cobra.Command {
 	var version int
 	var file string
 	show := &cobra.Command{
@@ -124,22 +139,30 @@ docs/PATTERNS.md.`,
 					_, err := g.stdout.Write(data)
 					return err
 				}
-				fmt.Fprintf(g.stdout, "skill:   %s (import \"%s\")\n", sk.Name, sk.ImportPath())
-				fmt.Fprintf(g.stdout, "version: %d, saved %s\n", sk.Version, sk.Saved.Local().Format(time.RFC3339))
-				fmt.Fprintf(g.stdout, "files:   %s\n", strings.Join(sk.FileNames(), " "))
-				if sk.Run != nil {
-					fmt.Fprintf(g.stdout, "run:     %s\n", sk.Run.Signature)
-				}
-				fmt.Fprintf(g.stdout, "folder:  %s\n\n", filepath.Join(s.Dir(), sk.Name))
-				_, err = g.stdout.Write(sk.Files[skills.SkillFile])
-				return err
+				return printSkill(g, s, sk)
 			})
 		},
 	}
 	show.Flags().IntVar(&version, "version", 0, "show version `N` instead of the current one")
 	show.Flags().StringVar(&file, "file", "", "print only this `file` of the skill")
+	return show
+}
 
-	rm := &cobra.Command{
+// printSkill prints a skill's version, files, entry point and SKILL.md.
+func printSkill(g *globals, s *skills.Store, sk skills.Skill) error {
+	fmt.Fprintf(g.stdout, "skill:   %s (import \"%s\")\n", sk.Name, sk.ImportPath())
+	fmt.Fprintf(g.stdout, "version: %d, saved %s\n", sk.Version, sk.Saved.Local().Format(time.RFC3339))
+	fmt.Fprintf(g.stdout, "files:   %s\n", strings.Join(sk.FileNames(), " "))
+	if sk.Run != nil {
+		fmt.Fprintf(g.stdout, "run:     %s\n", sk.Run.Signature)
+	}
+	fmt.Fprintf(g.stdout, "folder:  %s\n\n", filepath.Join(s.Dir(), sk.Name))
+	_, err := g.stdout.Write(sk.Files[skills.SkillFile])
+	return err
+}
+
+func newSkillsRmCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
 		Use:   "rm NAME",
 		Short: "Remove a skill (restorable: mcpfs skills restore)",
 		Args:  cobra.ExactArgs(1),
@@ -154,31 +177,38 @@ docs/PATTERNS.md.`,
 			})
 		},
 	}
+}
 
-	logCmd := &cobra.Command{
+func newSkillsLogCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
 		Use:   "log NAME",
 		Short: "List the versions of a skill",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSkills(g, func(s *skills.Store) error {
-				versions, err := s.Log(args[0])
-				if err != nil {
-					return err
-				}
-				w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-				for _, v := range versions {
-					what := strings.Join(v.Files, " ")
-					if v.Removed {
-						what = "(removed)"
-					}
-					fmt.Fprintf(w, "v%d\t%s\t%s\t%s\n", v.Version, v.Saved.Local().Format(time.RFC3339), v.Note, what)
-				}
-				return w.Flush()
-			})
+			return withSkills(g, func(s *skills.Store) error { return printSkillLog(g, s, args[0]) })
 		},
 	}
+}
 
-	restore := &cobra.Command{
+// printSkillLog prints a skill's versions, one line each.
+func printSkillLog(g *globals, s *skills.Store, name string) error {
+	versions, err := s.Log(name)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	for _, v := range versions {
+		what := strings.Join(v.Files, " ")
+		if v.Removed {
+			what = "(removed)"
+		}
+		fmt.Fprintf(w, "v%d\t%s\t%s\t%s\n", v.Version, v.Saved.Local().Format(time.RFC3339), v.Note, what)
+	}
+	return w.Flush()
+}
+
+func newSkillsRestoreCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
 		Use:   "restore NAME VERSION",
 		Short: "Save an earlier version of a skill as its newest",
 		Args:  cobra.ExactArgs(2),
@@ -187,27 +217,29 @@ docs/PATTERNS.md.`,
 			if err != nil || n <= 0 {
 				return usagef("VERSION must be a version number from mcpfs skills log %s, got %q", args[0], args[1])
 			}
-			return withSkills(g, func(s *skills.Store) error {
-				e, release, err := g.useEngine(cmd.Context(), engine.Options{OneShot: true})
-				if err != nil {
-					return err
-				}
-				defer release()
-				t, err := g.treeAll(cmd.Context(), e)
-				if err != nil {
-					return err
-				}
-				sk, err := s.Restore(cmd.Context(), t, args[0], n)
-				if err != nil {
-					return refused(g, err, args[0], "")
-				}
-				fmt.Fprintf(g.stderr, "mcpfs: restored skill %s version %d as version %d\n", sk.Name, n, sk.Version)
-				return nil
-			})
+			return withSkills(g, func(s *skills.Store) error { return skillsRestore(cmd.Context(), g, s, args[0], n) })
 		},
 	}
-	cmd.AddCommand(add, list, show, rm, logCmd, restore)
-	return cmd
+}
+
+// skillsRestore saves version n of a skill as its newest, checked
+// against the current servers.
+func skillsRestore(ctx context.Context, g *globals, s *skills.Store, name string, n int) error {
+	e, release, err := g.useEngine(ctx, engine.Options{OneShot: true})
+	if err != nil {
+		return err
+	}
+	defer release()
+	t, err := g.treeAll(ctx, e)
+	if err != nil {
+		return err
+	}
+	sk, err := s.Restore(ctx, t, name, n)
+	if err != nil {
+		return refused(g, err, name, "")
+	}
+	fmt.Fprintf(g.stderr, "mcpfs: restored skill %s version %d as version %d\n", sk.Name, n, sk.Version)
+	return nil
 }
 
 func getSkill(s *skills.Store, name string, version int) (skills.Skill, error) {
@@ -305,7 +337,7 @@ func refused(g *globals, err error, name, dir string) error {
 				p.Pos.Filename = filepath.Join(dir, rest)
 			}
 		}
-		fmt.Fprintln(g.stderr, p.String())
+		fmt.Fprintln(g.stderr, p.Error())
 	}
 	still := "no version is saved"
 	if s, oerr := g.skillStore(); oerr == nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
+	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
 	"github.com/mcpfs/mcpfs/cmd/internal/ui"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/trust"
@@ -38,8 +39,10 @@ every server with its state, transport, tool count and last error (live);
 the tree, to browse servers/<server>/, read a tool's Go file and search; a
 snippet editor that type-checks as you type and runs the snippet with its
 output and tool calls streaming in, and saves it as a skill; the runs made
-from the page, with their output, exit and calls (timings and sizes); and
-the saved skills with their versions, to view and restore.
+on the engine, from the page and by agents (serve's exec, mcpfs run, a
+mount's run/), with their output, exit, calls (timings and sizes) and the
+tokens their results kept out of the model's context; and the saved skills
+with their versions, to view and restore.
 
 The page listens on loopback only and needs the token in the URL this
 command prints (a new one each time); the page keeps it in a cookie. Hosts
@@ -171,6 +174,8 @@ func (u uiEngine) Check(filename string, src []byte) error {
 func (u uiEngine) Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, call func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
 	return u.e.RunWith(ctx, filename, src, engine.RunOptions{Face: "ui", Stdout: stdout, Stderr: stderr, WrapCall: call})
 }
+
+func (u uiEngine) Runs(f func(runlog.Event)) ([]runlog.Run, func()) { return u.e.Runs().Follow(f) }
 
 func (u uiEngine) Skills() *skills.Store { return u.e.Skills() }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -276,6 +277,29 @@ func TestUIInBrowser(t *testing.T) {
 		t.Errorf("calls: %q, want docs.list_documents", calls)
 	}
 	t.Logf("run: %s", text("#run-state"))
+	if rs := text("#run-state"); !regexp.MustCompile(`[\d,]+ tokens? kept out of the model's context \(calls returned [\d,]+ tokens?, the snippet printed [\d,]+ tokens?\)`).MatchString(rs) || strings.Contains(rs, "≈") {
+		t.Errorf("run state %q, want the tokens the run kept out of the model's context, counted", rs)
+	}
+
+	// A run an agent makes on the same engine (what serve's exec tool
+	// does) joins the history, with its calls and tokens.
+	agentSrc := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"mcpfs/servers/docs\"\n)\n\nfunc main() {\n\tlist, err := docs.ListDocuments(docs.ListDocumentsArgs{})\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\tfmt.Println(len(list.Documents), \"documents, by an agent\")\n}\n"
+	if res, err := e.RunWith(context.Background(), "agent.go", []byte(agentSrc), engine.RunOptions{Face: engine.FaceServe}); err != nil || res.ExitCode != 0 {
+		t.Fatalf("agent run: %v, %+v", err, res)
+	}
+	do("see the agent's run in the history and open it",
+		chromedp.WaitVisible(css(`#history li[data-face="serve"]`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#history li[data-face="serve"]').textContent.includes("tok kept")`, chromedp.WithPollingTimeout(20*time.Second)),
+		chromedp.Click(css(`#history li[data-face="serve"]`)),
+		chromedp.Poll[chromedp.Void](`document.getElementById("run-state").textContent.includes("by agent (serve)")`, chromedp.WithPollingTimeout(20*time.Second)),
+		chromedp.WaitVisible(css(`#calls tbody tr.done`)),
+	)
+	if out := text("#output"); !strings.Contains(out, "documents, by an agent") {
+		t.Errorf("the agent's run shows %q, want its output", out)
+	}
+	if rs := text("#run-state"); !strings.Contains(rs, "kept out of the model's context") || !strings.Contains(text("#calls tbody"), "docs.list_documents") {
+		t.Errorf("the agent's run: %q, calls %q; want its tokens and its call", rs, text("#calls tbody"))
+	}
 	do("see the call in the audit log, from face ui",
 		chromedp.Poll[chromedp.Void](`document.getElementById("audit").textContent.includes("docs.list_documents")`, chromedp.WithPollingTimeout(20*time.Second)),
 	)
@@ -402,5 +426,74 @@ func TestUIInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("screenshot: %s", path)
+	}
+}
+
+// TestUIShowsOtherRuns runs the real binary on the resident engine: with
+// `mcpfs ui` open, a `mcpfs run` of the same config (another process, the
+// same engine) is in the page's run history, with its face, call and
+// tokens.
+func TestUIShowsOtherRuns(t *testing.T) {
+	r := newResidentEnv(t, `{"mcpServers": {"docs": {"command": "$MCPFS", "args": ["builtin", "docstore"]}}}`)
+	ui := r.cmd("ui", "--open=false")
+	stdout, err := ui.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ui.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		ui.Process.Signal(os.Interrupt)
+		ui.Wait()
+	}()
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?token=\S+`).FindString(sc.Text()); m != "" {
+				urls <- m
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case <-time.After(60 * time.Second):
+		t.Fatal("mcpfs ui printed no URL")
+	}
+	base, query, _ := strings.Cut(url, "/?token=")
+
+	src := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"mcpfs/servers/docs\"\n)\n\nfunc main() {\n\tlist, err := docs.ListDocuments(docs.ListDocumentsArgs{})\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\tfmt.Println(len(list.Documents), \"documents\")\n}\n"
+	if err := os.WriteFile(filepath.Join(r.home, "count.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := r.run("", "run", "count.go"); code != 0 || !strings.Contains(out, "documents") {
+		t.Fatalf("mcpfs run: exit %d, %q, %q", code, out, errOut)
+	}
+	type summary struct {
+		Face   string
+		State  string
+		Calls  int
+		Tokens *struct{ Results, Printed int }
+	}
+	var got []summary
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		req, _ := http.NewRequest("GET", base+"/api/state", nil)
+		req.Header.Set("Authorization", "Bearer "+query)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct{ Runs []summary }
+		json.NewDecoder(resp.Body).Decode(&st)
+		resp.Body.Close()
+		got = st.Runs
+		if len(got) == 1 && got[0].Tokens != nil {
+			break
+		}
+	}
+	if len(got) != 1 || got[0].Face != "cli" || got[0].State != "ok" || got[0].Calls != 1 || got[0].Tokens == nil || got[0].Tokens.Results <= got[0].Tokens.Printed {
+		t.Errorf("the page's history: %+v, want the mcpfs run (face cli, ok, 1 call) with its results' tokens above what it printed", got)
 	}
 }

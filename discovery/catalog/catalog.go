@@ -28,6 +28,11 @@ const (
 type Tool struct {
 	Name string
 	Raw  json.RawMessage
+	// Learned, when set, is the shape of the tool's results as mcpfs
+	// learned it from calls (fs/gen/shape.GenInput): the generator types
+	// the result of a tool without an output schema from it. It is never
+	// part of a listing: the engine adds it to the catalog the tree shows.
+	Learned json.RawMessage `json:"-"`
 }
 
 // ServerSnapshot is one server as known at one moment. It is immutable:

@@ -37,19 +37,23 @@ type Program struct {
 	Files map[string][]byte
 }
 
-// Error is one problem in a snippet, at a position of the original source.
+// Error is one problem in a snippet, at a position of the original source,
+// or in a skill, at a position of one of its files
+// ("skills/<name>/<file>"; skills.ValidationError lists them).
 type Error struct {
 	Pos  token.Position
 	Msg  string
 	Hint string // what to do instead; may be empty
 }
 
-// Error returns "file:line:col: msg", followed by "\n\thint: ..." when
-// there is a hint.
+// Error returns "file:line:col: msg" ("msg" when there is no position),
+// followed by "\n\thint: ..." when there is a hint.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Pos.String())
-	b.WriteString(": ")
+	if e.Pos.Filename != "" || e.Pos.IsValid() {
+		b.WriteString(e.Pos.String())
+		b.WriteString(": ")
+	}
 	b.WriteString(e.Msg)
 	if e.Hint != "" {
 		b.WriteString("\n\thint: ")

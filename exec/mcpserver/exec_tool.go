@@ -17,7 +17,7 @@ import (
 	"github.com/mcpfs/mcpfs/exec/check"
 )
 
-// ExecResult is the structured result of the exec tool.
+// ExecResult is the result of the exec tool; the client gets its text.
 type ExecResult struct {
 	// OK is true when the snippet passed the check and main returned.
 	OK bool `json:"ok"`
@@ -93,7 +93,9 @@ func (s *Server) handleExec(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 	out := s.execResult(res, runErr, time.Since(start))
 	s.log.Debug("exec", "ok", out.OK, "tool_calls", len(out.Calls), "duration_ms", out.DurationMS, "stdout_bytes", out.StdoutBytes)
-	r := mcp.NewToolResultStructured(out, out.text())
+	// Text only: exec declares no output schema, and clients that show
+	// both would put the output in the context twice.
+	r := mcp.NewToolResultText(out.text())
 	r.IsError = !out.OK
 	return r, nil
 }
@@ -249,7 +251,7 @@ func (r *ExecResult) text() string {
 		} else {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, " %s.%s %s", c.Server, c.Tool, fmtMS(c.DurationMS))
+		fmt.Fprintf(&b, " %s.%s", c.Server, c.Tool)
 		if c.Error != "" {
 			b.WriteString(" (error: " + c.Error + ")")
 		}

@@ -52,7 +52,7 @@ const (
 
 // Search bounds.
 const (
-	defaultLimit          = 10
+	defaultLimit          = 5
 	defaultSignatureLimit = 5
 	maxLimit              = 50
 	maxSearchOutput       = 32 << 10
@@ -182,10 +182,7 @@ loop:
 		}
 	}
 	if shown < len(hits) {
-		fmt.Fprintf(&b, "[%d of %d matches shown; raise limit for more]\n", shown, len(hits))
-	}
-	if detail != DetailSignature {
-		b.WriteString("[import \"mcpfs/servers/<server>\"; search_tools with detail=signature, or read_file the tool's .go, shows its arguments]\n")
+		fmt.Fprintf(&b, "[%d of %d matches shown]\n", shown, len(hits))
 	}
 	return b.String()
 }

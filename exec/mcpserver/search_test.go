@@ -128,7 +128,7 @@ func TestRenderHitsBounded(t *testing.T) {
 		t.Errorf("signature output of %d bytes, want at most about %d and a note of what was left out", len(out), maxSearchOutput)
 	}
 	out = x.render("q", hits, DetailNames, 3)
-	if strings.Count(out, "\n") != 5 || !strings.Contains(out, "[3 of 20 matches shown") {
+	if strings.Count(out, "\n") != 4 || !strings.Contains(out, "[3 of 20 matches shown") {
 		t.Errorf("names output: got %q", out)
 	}
 }

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,7 +41,7 @@ func TestTools(t *testing.T) {
 		isError bool
 	}{
 		{name: "exec ok", tool: ToolExec, args: map[string]any{"code": listSnippet},
-			want: []string{`(?m)^5 documents$`, `\[ok, 1 tool call: docstore\.list_documents `}},
+			want: []string{`(?m)^5 documents$`, `\[ok, 1 tool call: docstore\.list_documents; took `}},
 		{name: "exec check error", tool: ToolExec, args: map[string]any{"code": "package main\n\nfunc main() {\n\tundefinedThing()\n}\n"},
 			want: []string{`\[error\] snippet\.go:4:2: undefined: undefinedThing`, `\[failed, 0 tool calls`}, isError: true},
 		{name: "exec panic", tool: ToolExec, args: map[string]any{"code": "package main\n\nfunc main() {\n\tpanic(\"boom\")\n}\n"},
@@ -58,7 +57,7 @@ func TestTools(t *testing.T) {
 		{name: "search names", tool: ToolSearch, args: map[string]any{"query": "csv rows", "detail": "names", "limit": 1},
 			want: []string{`^docstore\.QueryRows\n\[1 of \d+ matches shown`}},
 		{name: "search signature", tool: ToolSearch, args: map[string]any{"query": "read document", "detail": "signature", "limit": 1},
-			want:    []string{`// docstore\.ReadDocument \(servers/docstore/read_document\.go\)`, `func ReadDocument\(args ReadDocumentArgs\) \(ReadDocumentResult, error\)\n`, `type ReadDocumentArgs struct`},
+			want:    []string{`// docstore\.ReadDocument \(servers/docstore/read_document\.go\)`, `func ReadDocument\(args ReadDocumentArgs\) \(out ReadDocumentResult, err error\)\n`, `type ReadDocumentArgs struct`},
 			notWant: `mcp\.Call\(`},
 		{name: "search nothing", tool: ToolSearch, args: map[string]any{"query": "zebra"}, want: []string{`Nothing matches "zebra" among 6 tools`}},
 		{name: "search bad detail", tool: ToolSearch, args: map[string]any{"query": "x", "detail": "all"}, want: []string{`detail must be names, summary or signature`}, isError: true},
@@ -100,17 +99,22 @@ func TestExecOutput(t *testing.T) {
 	dir := t.TempDir()
 	_, _, c := newTestServer(t, Options{MaxOutput: 100, OutputDir: dir})
 	code := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfor i := 0; i < 50; i++ {\n\t\tfmt.Println(\"line\", i)\n\t}\n}\n"
-	res, _ := call(t, c, ToolExec, map[string]any{"code": code})
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
+	res, text := call(t, c, ToolExec, map[string]any{"code": code})
+	if res.StructuredContent != nil {
+		t.Errorf("exec declares no output schema, yet its result has structured content: %v", res.StructuredContent)
 	}
-	var out ExecResult
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatal(err)
+	m := regexp.MustCompile(`(?s)^(.*)\[stdout cut: (\d+) of 390 bytes shown; the rest: read_file path="([^"]+)" offset=(\d+)\]\n\[ok, `).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("got %q, want a head, a note that 390 bytes were cut with the file that keeps them, and ok", text)
 	}
-	if !out.OK || out.StdoutBytes != 390 || out.StdoutFile == "" || len(out.Stdout) > 100 || !strings.HasSuffix(out.Stdout, "\n") {
-		t.Fatalf("got %+v, want ok, 390 bytes, a file and a head of at most 100 bytes ending in a newline", out)
+	head := m[1]
+	next, _ := strconv.Atoi(m[4])
+	out := struct {
+		StdoutFile     string
+		StdoutNextLine int
+	}{m[3], next}
+	if len(head) > 100 || !strings.HasSuffix(head, "\n") || m[2] != strconv.Itoa(len(head)) {
+		t.Fatalf("head %q: want at most 100 bytes ending in a newline, and the note to give its size", head)
 	}
 	if filepath.Dir(out.StdoutFile) != dir {
 		t.Errorf("saved in %s, want %s", out.StdoutFile, dir)

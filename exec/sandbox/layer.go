@@ -8,7 +8,7 @@ const (
 	LayerRlimits  = "rlimits"  // memory, CPU, file and core limits
 	LayerUser     = "user"     // not root, no capabilities
 	LayerNetNS    = "netns"    // an empty network namespace (set up by the parent)
-	LayerPIDNS    = "pidns"    // its own PID namespace: no other process is visible (set up by the parent)
+	LayerPIDNS    = "pidns"    // its own PID namespace and /proc: no other process is visible (made by the parent, finished by OwnProc)
 	LayerIPCNS    = "ipcns"    // its own IPC namespace: no SysV IPC or POSIX queues of the host (set up by the parent)
 	LayerUTSNS    = "utsns"    // its own UTS namespace: the host name is not the host's to change (set up by the parent)
 	LayerLandlock = "landlock" // no file access; TCP/UDP and IPC scopes where the ABI has them

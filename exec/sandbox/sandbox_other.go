@@ -15,3 +15,6 @@ func Apply(lim Limits, uid, gid int, skip ...string) []Layer {
 
 // CloseInherited reports the layer as unavailable: it needs Linux.
 func CloseInherited(keep ...int) Layer { return Layer{Name: LayerFDs, Detail: "needs Linux"} }
+
+// OwnProc reports the layer as unavailable: it needs Linux.
+func OwnProc() Layer { return Layer{Name: LayerPIDNS, Detail: "needs Linux"} }

@@ -52,6 +52,10 @@ type Config struct {
 	Skip []string `json:"skip,omitempty"`
 	// MaxStack bounds one goroutine's stack in bytes (deep recursion).
 	MaxStack int `json:"max_stack,omitempty"`
+	// OwnProc says the parent started the worker as pid 1 of new PID and
+	// mount namespaces: it mounts a /proc of its own first
+	// (sandbox.OwnProc).
+	OwnProc bool `json:"own_proc,omitempty"`
 }
 
 // Args returns the command line arguments (after argv[0]) that start a
@@ -76,6 +80,10 @@ var Unrestricted interp.Exports
 const (
 	exitOK       = 0
 	exitProtocol = 3 // the control channel broke or sent nonsense
+	// ExitNoProc: asked for a PID namespace, a cgo build could not have a
+	// /proc of its own there, without which Landlock's libpsx hangs. The
+	// parent starts workers without a PID namespace then.
+	ExitNoProc = 4
 )
 
 // Main runs the worker and returns its exit status. Call it only when
@@ -90,6 +98,21 @@ func Main() int {
 		return exitProtocol
 	}
 	os.Clearenv()
+	var pidns []sandbox.Layer
+	if cfg.OwnProc {
+		l := sandbox.OwnProc()
+		switch {
+		case !l.Active && sandbox.PSX:
+			fmt.Fprintf(os.Stderr, "mcpfs worker: no PID namespace: %s\n", l.Detail)
+			return ExitNoProc
+		case !l.Active:
+			// Born in the namespace, the worker signals no process outside
+			// it; only the host's /proc stays in view (Landlock and
+			// seccomp's file rules keep it closed).
+			l = sandbox.Layer{Name: sandbox.LayerPIDNS, Active: true, Detail: "its own PID namespace: the worker is pid 1 and signals no other process (the host's /proc stays mounted: " + l.Detail + ")"}
+		}
+		pidns = append(pidns, l)
+	}
 	// Non-blocking, the channel goes through the runtime's poller: a call
 	// waiting for its result parks its goroutine, not a thread, and can be
 	// woken by its context through a read deadline (see bridge).
@@ -110,7 +133,7 @@ func Main() int {
 	if cfg.MaxStack > 0 {
 		debug.SetMaxStack(cfg.MaxStack)
 	}
-	layers := append([]sandbox.Layer{fds}, sandbox.Apply(cfg.Limits, cfg.UID, cfg.GID, cfg.Skip...)...)
+	layers := append(append([]sandbox.Layer{fds}, pidns...), sandbox.Apply(cfg.Limits, cfg.UID, cfg.GID, cfg.Skip...)...)
 
 	// The interpreter with its standard library is ready before the job
 	// arrives: that is most of a short run's start-up.

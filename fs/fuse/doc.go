@@ -1,18 +1,20 @@
 // Package fuse mounts an mcpfs tree (a *fs.Tree) as a FUSE file system
 // with go-fuse. Everything is read only (EROFS, for root too) except
 // skills/ when Options.Skills is set: skill folders written there are
-// validated and saved in a skills.Store (see skills.go for when a save
-// happens and what a refused one looks like), and run/ when Options.Run is
-// set: a program written to run/<job>.go runs when the file is closed and
-// its result is read from run/<job>.out (see run.go). With
-// Options.Search, search/ answers every name read in it with the ranked
-// tools for its words (search_nodes.go).
+// validated and saved in a skills.Store (fs/internal/workcopy says when a
+// save happens and what a refused one looks like), and run/ when
+// Options.Run is set: a program written to run/<job>.go runs when the
+// file is closed and its output is read from run/<job>.out as it comes
+// (fs/internal/jobs). With Options.Search, search/ answers every name
+// read in it with the ranked tools for its words (search_nodes.go).
 //
 // It is a thin adapter: the node types only translate FUSE requests into
 // calls on the current Tree, which is swapped by Mounted.Update when the
-// catalog changes. A handler never waits on an MCP server; it reads the
-// Tree it finds. (A read of run/<job>.out waits for its job to end, and
-// stops waiting when interrupted.)
+// catalog changes, and on the kernel-free working copy of skills/ and job
+// table of run/, whose files share one node type (writable.go). A handler
+// never waits on an MCP server; it reads the Tree it finds. (A read of
+// run/<job>.out past what its job printed waits for more or for the end,
+// and stops waiting when interrupted.)
 //
 // Caching. The kernel caches entries, attributes and negative lookups for
 // Options.CacheTimeout, and file pages across opens. Update invalidates

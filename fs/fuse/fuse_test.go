@@ -20,6 +20,8 @@ import (
 
 	"github.com/mcpfs/mcpfs/discovery"
 	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/fs/internal/jobs"
+	"github.com/mcpfs/mcpfs/fs/internal/workcopy"
 )
 
 // TestMatchesTree walks the mount with real syscalls and compares every
@@ -610,6 +612,20 @@ func TestErrno(t *testing.T) {
 		{iofs.ErrInvalid, syscall.EINVAL},
 		{fmt.Errorf("x: %w", syscall.ENAMETOOLONG), syscall.ENAMETOOLONG},
 		{errors.New("something odd"), syscall.EIO},
+		{iofs.ErrExist, syscall.EEXIST},
+		// run/ and skills/: a refused save wraps the store's error,
+		// whatever that wraps.
+		{fmt.Errorf("%w: %w", jobs.ErrFull, jobs.ErrClosed), syscall.ENOSPC},
+		{fmt.Errorf("%w: bad", jobs.ErrBadName), syscall.EINVAL},
+		{jobs.ErrRefused, syscall.EPERM},
+		{jobs.ErrTooLarge, syscall.EFBIG},
+		{jobs.ErrNotExist, syscall.ENOENT},
+		{fmt.Errorf("%w: %w", workcopy.ErrNotSaved, &iofs.PathError{Op: "write", Path: "v3", Err: iofs.ErrNotExist}), syscall.EIO},
+		{fmt.Errorf("%w: %w", workcopy.ErrBusy, context.Canceled), syscall.EBUSY},
+		{workcopy.ErrNotEmpty, syscall.ENOTEMPTY},
+		{workcopy.ErrReadOnly, syscall.EACCES},
+		{workcopy.ErrRefused, syscall.EPERM},
+		{workcopy.ErrCrossFolder, syscall.EXDEV},
 	}
 	for _, tt := range tests {
 		if got := m.errno("test", "x", tt.err); got != tt.want {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"log"
 	"log/slog"
 	"os"
@@ -17,6 +18,8 @@ import (
 	gofuse "github.com/hanwen/go-fuse/v2/fuse"
 
 	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/fs/internal/jobs"
+	"github.com/mcpfs/mcpfs/fs/internal/workcopy"
 	"github.com/mcpfs/mcpfs/skills"
 )
 
@@ -65,10 +68,10 @@ type Mounted struct {
 	updateMu sync.Mutex // serializes invalidation (Update and saved skills)
 	swapMu   sync.Mutex // serializes replacing the tree; never held while waiting on the kernel
 
-	skills *skills.Store // nil: skills/ is read only
-	run    *runState     // nil: run/ is read only
-	search Searcher      // nil: no search/
-	stage  stage
+	skills *skills.Store  // nil: skills/ is read only
+	work   *workcopy.Copy // skills/'s working copy when skills is set
+	run    *jobs.Table    // nil: run/ is read only
+	search Searcher       // nil: no search/
 	bg     sync.WaitGroup // invalidations after a skill was saved
 
 	// auditFile is shown as audit/calls.jsonl; "" for no audit/.
@@ -99,15 +102,20 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 	}
 	asRoot := os.Geteuid() == 0
 
-	m := &Mounted{dir: abs, log: logger, ids: newInodeTable(), skills: opts.Skills, search: opts.Search, stage: stage{drafts: map[string]*draft{}}}
+	m := &Mounted{dir: abs, log: logger, ids: newInodeTable(), skills: opts.Skills, search: opts.Search}
 	if m.skills != nil {
 		initial = initial.WithSkills(skills.ForTree(m.skills.List()))
+		m.work = workcopy.New(m.skills, workcopy.Options{
+			Tree:    func() iofs.FS { return m.tree.Load() },
+			Changed: m.skillsChanged,
+			Logger:  logger,
+		})
 	}
 	m.tree.Store(initial)
 	m.root = &dirNode{m: m, path: "."}
 	m.auditFile = opts.AuditFile
 	if opts.Run != nil {
-		m.run = newRunState(opts.Run, logger)
+		m.run = jobs.New(opts.Run, logger)
 	}
 
 	timeout := opts.CacheTimeout
@@ -254,7 +262,7 @@ func (m *Mounted) Update(t *mcpfs.Tree) {
 func (m *Mounted) Unmount() error {
 	m.unmountOnce.Do(func() {
 		if m.run != nil {
-			m.run.close() // cancels jobs, releasing reads that wait for them
+			m.run.Close() // cancels jobs, releasing reads that wait for them
 		}
 		m.unmountServers()
 		err := m.server.Unmount()

@@ -2,8 +2,6 @@ package fuse
 
 import (
 	"context"
-	"errors"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -11,13 +9,13 @@ import (
 	gofuse "github.com/hanwen/go-fuse/v2/fuse"
 
 	mcpfs "github.com/mcpfs/mcpfs/fs"
+	"github.com/mcpfs/mcpfs/fs/internal/jobs"
 )
 
-// Nodes of the live run/ folder (see run.go). Like the nodes of the
-// writable skills/, they read the state on every request and tell the
-// kernel not to cache their entries or attributes. Results and status
-// are opened with direct I/O: their size changes while a job runs, and a
-// read of run/<job>.out must reach the handler to wait for the job.
+// Nodes of the live run/ folder: the folder, and its files as writable
+// files (writable.go) over the job table. Results and status are opened
+// with direct I/O: their size changes while a job runs, and a read of
+// run/<job>.out must reach the handler to wait for output.
 
 // runDirNode is run/.
 type runDirNode struct {
@@ -25,25 +23,15 @@ type runDirNode struct {
 	m *Mounted
 }
 
-// runFileNode is a file of run/: a job's program, result or status,
-// README.md or ERRORS.txt.
-type runFileNode struct {
-	fusefs.Inode
+// runFile is a file of run/: a job's program, result or status,
+// README.md or ERRORS.txt. A name in run/ always means the same file, so
+// it is fixed at lookup.
+type runFile struct {
 	m    *Mounted
+	name string
 	job  string // "" for README.md and ERRORS.txt
-	kind runKind
+	kind jobs.Kind
 }
-
-// runSourceHandle is an open run/<job>.go; dirty once written.
-type runSourceHandle struct{ dirty atomic.Bool }
-
-// runOutHandle is an open run/<job>.out: the run it was opened on, even
-// when the job is written again meanwhile.
-type runOutHandle struct{ run *jobRun }
-
-// runSnapshotHandle is an open status or ERRORS.txt: what it said at
-// open, so that reads at growing offsets agree.
-type runSnapshotHandle struct{ data []byte }
 
 var (
 	_ = (fusefs.NodeLookuper)((*runDirNode)(nil))
@@ -61,14 +49,7 @@ var (
 	_ = (fusefs.NodeLinker)((*runDirNode)(nil))
 	_ = (fusefs.NodeSymlinker)((*runDirNode)(nil))
 
-	_ = (fusefs.NodeGetattrer)((*runFileNode)(nil))
-	_ = (fusefs.NodeSetattrer)((*runFileNode)(nil))
-	_ = (fusefs.NodeAccesser)((*runFileNode)(nil))
-	_ = (fusefs.NodeOpener)((*runFileNode)(nil))
-	_ = (fusefs.NodeReader)((*runFileNode)(nil))
-	_ = (fusefs.NodeWriter)((*runFileNode)(nil))
-	_ = (fusefs.NodeFlusher)((*runFileNode)(nil))
-	_ = (fusefs.NodeFsyncer)((*runFileNode)(nil))
+	_ fileOps = (*runFile)(nil)
 )
 
 // lookupRunDir answers the lookup of run/ in the root when run/ is live.
@@ -79,14 +60,11 @@ func (m *Mounted) lookupRunDir(ctx context.Context, parent *fusefs.Inode, out *g
 }
 
 func (m *Mounted) runDirAttr(a *gofuse.Attr) uint64 {
-	ino, _ := m.ids.dir(mcpfs.RunDir, m.run.born)
-	m.run.mu.Lock()
-	mtime := m.run.mtime
-	m.run.mu.Unlock()
+	ino, _ := m.ids.dir(mcpfs.RunDir, m.run.Born())
 	a.Ino = ino
 	a.Mode = syscall.S_IFDIR | 0o755
 	a.Nlink = 1
-	setTimes(a, mtime)
+	setTimes(a, m.run.ModTime())
 	setOwner(a)
 	a.Blksize = 4096
 	return ino
@@ -99,68 +77,33 @@ func runIno(m *Mounted, name string) uint64 {
 
 // runFileAttr fills the attributes of run/<name>; ok is false when there
 // is no such file.
-func (m *Mounted) runFileAttr(name string, a *gofuse.Attr) (job string, kind runKind, ok bool) {
-	job, kind, ok = parseRunName(name)
+func (m *Mounted) runFileAttr(name string, a *gofuse.Attr) (jobs.Info, bool) {
+	info, ok := m.run.Stat(name)
 	if !ok {
-		return "", 0, false
+		return jobs.Info{}, false
 	}
-	r := m.run
 	mode := uint32(0o444)
-	var (
-		size  int
-		mtime time.Time
-	)
-	r.mu.Lock()
-	switch kind {
-	case kindReadme:
-		size, mtime = len(runReadme), r.born
-	case kindErrors:
-		size, mtime, ok = len(r.errorsText()), r.refused, len(r.refusals) > 0
-	default:
-		j := r.jobs[job]
-		switch {
-		case j == nil:
-			ok = false
-		case kind == kindSource:
-			mode, size, mtime = 0o644, len(j.src), j.mtime
-		case j.run == nil:
-			ok = false
-		case kind == kindOut:
-			size, mtime = len(j.run.out), j.run.queued // out is empty until the end
-			if !j.run.ended.IsZero() {
-				mtime = j.run.ended
-			}
-		case kind == kindStatus:
-			size, mtime = len(r.statusText(job, j.run)), j.run.queued
-			if !j.run.ended.IsZero() {
-				mtime = j.run.ended
-			}
-		}
-	}
-	r.mu.Unlock()
-	if !ok {
-		return "", 0, false
+	if info.Writable {
+		mode = 0o644
 	}
 	a.Ino = runIno(m, name)
 	a.Mode = syscall.S_IFREG | mode
 	a.Nlink = 1
-	a.Size = uint64(size)
-	setTimes(a, mtime)
+	a.Size = uint64(info.Size)
+	setTimes(a, info.ModTime)
 	setOwner(a)
 	a.Blksize = 4096
 	a.Blocks = (a.Size + 4095) / 4096 * 8
-	return job, kind, true
+	return info, true
 }
 
 func (m *Mounted) newRunFile(ctx context.Context, parent *fusefs.Inode, name string, out *gofuse.EntryOut) (*fusefs.Inode, syscall.Errno) {
-	out.SetEntryTimeout(uncached) // new files and removals show at once
-	job, kind, ok := m.runFileAttr(name, &out.Attr)
+	info, ok := m.runFileAttr(name, &out.Attr)
 	if !ok {
+		out.SetEntryTimeout(uncached) // new files and removals show at once
 		return nil, syscall.ENOENT
 	}
-	out.SetAttrTimeout(uncached)
-	n := &runFileNode{m: m, job: job, kind: kind}
-	return parent.NewInode(ctx, n, fusefs.StableAttr{Mode: syscall.S_IFREG, Ino: out.Attr.Ino}), 0
+	return newWritable(ctx, parent, &runFile{m: m, name: name, job: info.Job, kind: info.Kind}, out), 0
 }
 
 // Lookup finds a file of run/.
@@ -170,10 +113,7 @@ func (d *runDirNode) Lookup(ctx context.Context, name string, out *gofuse.EntryO
 
 // Readdir lists run/.
 func (d *runDirNode) Readdir(ctx context.Context) (fusefs.DirStream, syscall.Errno) {
-	r := d.m.run
-	r.mu.Lock()
-	names := r.names()
-	r.mu.Unlock()
+	names := d.m.run.Names()
 	list := make([]gofuse.DirEntry, 0, len(names))
 	for _, n := range names {
 		list = append(list, gofuse.DirEntry{Name: n, Mode: syscall.S_IFREG, Ino: runIno(d.m, n)})
@@ -206,68 +146,35 @@ func (d *runDirNode) Statfs(ctx context.Context, out *gofuse.StatfsOut) syscall.
 // job name, EPERM for anything but a .go file, ENOSPC when run/ is full
 // of unfinished jobs.
 func (d *runDirNode) Create(ctx context.Context, name string, flags, mode uint32, out *gofuse.EntryOut) (*fusefs.Inode, fusefs.FileHandle, uint32, syscall.Errno) {
-	r := d.m.run
-	job, kind, ok := parseRunName(name)
-	if !ok || kind != kindSource {
-		r.refuse("create", name, errors.New("only run/<job>.go files can be created; <job>.out and <job>.status appear when the job starts"))
-		return nil, nil, 0, syscall.EPERM
-	}
-	if err := checkJobName(job); err != nil {
-		r.refuse("create", name, err)
-		return nil, nil, 0, syscall.EINVAL
-	}
-	if err := r.create(job); err != nil {
-		r.refuse("create", name, err)
-		return nil, nil, 0, syscall.ENOSPC
+	if err := d.m.run.Create(name); err != nil {
+		return nil, nil, 0, d.m.errno("create", "run/"+name, err)
 	}
 	in, errno := d.m.newRunFile(ctx, &d.Inode, name, out)
 	if errno != 0 {
 		return nil, nil, 0, errno
 	}
-	h := &runSourceHandle{}
-	h.dirty.Store(true)
-	return in, h, 0, 0
+	return in, newHandle(), 0, 0
 }
 
 // Unlink removes a job (any of its files names it) and cancels it if it
 // runs; unlinking ERRORS.txt clears it.
 func (d *runDirNode) Unlink(ctx context.Context, name string) syscall.Errno {
-	r := d.m.run
-	job, kind, ok := parseRunName(name)
-	switch {
-	case !ok:
-		return syscall.ENOENT
-	case kind == kindReadme:
-		r.refuse("remove", name, errors.New("README.md is part of the mount"))
-		return syscall.EPERM
-	case kind == kindErrors:
-		if !r.clearRefusals() {
-			return syscall.ENOENT
-		}
-		return 0
-	case kind != kindSource && r.currentRun(job) == nil:
-		return syscall.ENOENT // no such result (yet)
-	case !r.remove(job):
-		return syscall.ENOENT
-	}
-	return 0
+	return d.m.errno("unlink", "run/"+name, d.m.run.Remove(name))
 }
 
 // Rename is refused: write run/<job>.go directly.
 func (d *runDirNode) Rename(ctx context.Context, name string, newParent fusefs.InodeEmbedder, newName string, flags uint32) syscall.Errno {
-	d.m.run.refuse("rename", name, errors.New("renaming is not supported in run/: write run/<job>.go directly"))
-	return syscall.EPERM
+	return d.m.errno("rename", "run/"+name, d.m.run.Refuse("rename", name))
 }
 
 // Mkdir is refused: run/ holds files only.
 func (d *runDirNode) Mkdir(ctx context.Context, name string, mode uint32, out *gofuse.EntryOut) (*fusefs.Inode, syscall.Errno) {
-	d.m.run.refuse("mkdir", name, errors.New("run/ holds files only: write run/<job>.go"))
-	return nil, syscall.EPERM
+	return nil, d.m.errno("mkdir", "run/"+name, d.m.run.Refuse("mkdir", name))
 }
 
 // Rmdir finds no folder to remove.
 func (d *runDirNode) Rmdir(ctx context.Context, name string) syscall.Errno {
-	if _, _, ok := d.m.runFileAttr(name, &gofuse.Attr{}); ok {
+	if _, ok := d.m.run.Stat(name); ok {
 		return syscall.ENOTDIR
 	}
 	return syscall.ENOENT
@@ -275,202 +182,112 @@ func (d *runDirNode) Rmdir(ctx context.Context, name string) syscall.Errno {
 
 // Mknod is refused.
 func (d *runDirNode) Mknod(ctx context.Context, name string, mode, dev uint32, out *gofuse.EntryOut) (*fusefs.Inode, syscall.Errno) {
-	d.m.run.refuse("mknod", name, errors.New("run/ holds regular files only: write run/<job>.go"))
-	return nil, syscall.EPERM
+	return nil, d.m.errno("mknod", "run/"+name, d.m.run.Refuse("mknod", name))
 }
 
 // Link is refused.
 func (d *runDirNode) Link(ctx context.Context, target fusefs.InodeEmbedder, name string, out *gofuse.EntryOut) (*fusefs.Inode, syscall.Errno) {
-	d.m.run.refuse("link", name, errors.New("links are not supported in run/: write run/<job>.go"))
-	return nil, syscall.EPERM
+	return nil, d.m.errno("link", "run/"+name, d.m.run.Refuse("link", name))
 }
 
 // Symlink is refused.
 func (d *runDirNode) Symlink(ctx context.Context, target, name string, out *gofuse.EntryOut) (*fusefs.Inode, syscall.Errno) {
-	d.m.run.refuse("symlink", name, errors.New("links are not supported in run/: write run/<job>.go"))
-	return nil, syscall.EPERM
+	return nil, d.m.errno("symlink", "run/"+name, d.m.run.Refuse("symlink", name))
 }
 
-// Getattr reports the file's current attributes.
-func (f *runFileNode) Getattr(ctx context.Context, fh fusefs.FileHandle, out *gofuse.AttrOut) syscall.Errno {
-	if _, _, ok := f.m.runFileAttr(f.name(), &out.Attr); !ok {
+func (f *runFile) attr(_ *fusefs.Inode, a *gofuse.Attr) syscall.Errno {
+	if _, ok := f.m.runFileAttr(f.name, a); !ok {
 		return syscall.ENOENT
 	}
-	out.SetTimeout(uncached)
 	return 0
 }
 
-func (f *runFileNode) name() string {
-	switch f.kind {
-	case kindReadme:
-		return runReadmeFile
-	case kindErrors:
-		return runErrorsFile
-	}
-	return f.job + jobSuffixes[f.kind]
-}
-
-// Setattr truncates a program; chmod, chown and utimes are accepted and
-// ignored. Results cannot be truncated.
-func (f *runFileNode) Setattr(ctx context.Context, fh fusefs.FileHandle, in *gofuse.SetAttrIn, out *gofuse.AttrOut) syscall.Errno {
-	if size, ok := in.GetSize(); ok {
-		if f.kind != kindSource {
-			return syscall.EACCES
-		}
-		if size > maxJobSource {
-			return syscall.EFBIG
-		}
-		if !f.m.run.setSource(f.job, func(old []byte) []byte { return resize(old, int(size)) }) {
-			return syscall.ENOENT
-		}
-		// open(O_TRUNC) truncates this way before the writes come; the
-		// close that follows starts the job.
-		if h, ok := fh.(*runSourceHandle); ok {
-			h.dirty.Store(true)
-		}
-	}
-	return f.Getattr(ctx, fh, out)
-}
-
-// Access refuses execution, and writing anything but a program.
-func (f *runFileNode) Access(ctx context.Context, mask uint32) syscall.Errno {
-	switch {
-	case mask&2 != 0 && f.kind != kindSource: // W_OK
-		return syscall.EACCES
-	case mask&1 != 0: // X_OK
+// truncate cuts a program; results cannot be truncated.
+func (f *runFile) truncate(_ *fusefs.Inode, size uint64) syscall.Errno {
+	if f.kind != jobs.KindSource {
 		return syscall.EACCES
 	}
-	return 0
+	return f.m.errno("truncate", "run/"+f.name, f.m.run.Truncate(f.job, int64(min(size, 1<<62))))
 }
 
-// Open opens a file of run/. Only a program opens for writing; O_TRUNC
-// empties it.
-func (f *runFileNode) Open(ctx context.Context, flags uint32) (fusefs.FileHandle, uint32, syscall.Errno) {
+// open opens a file of run/. Only a program opens for writing; O_TRUNC
+// empties it. A result opens on the job's current run; a status or
+// ERRORS.txt on what it says now, so that reads at growing offsets agree.
+func (f *runFile) open(_ *fusefs.Inode, flags uint32) (any, uint32, bool, syscall.Errno) {
 	r := f.m.run
 	writing := flags&syscall.O_ACCMODE != syscall.O_RDONLY || flags&(syscall.O_TRUNC|syscall.O_APPEND) != 0
-	if writing && f.kind != kindSource {
-		return nil, 0, syscall.EACCES
+	if writing && f.kind != jobs.KindSource {
+		return nil, 0, false, syscall.EACCES
 	}
 	const live = gofuse.FOPEN_DIRECT_IO | gofuse.FOPEN_NOFLUSH
 	switch f.kind {
-	case kindSource:
-		h := &runSourceHandle{}
+	case jobs.KindSource:
 		if flags&syscall.O_TRUNC != 0 {
-			if !r.setSource(f.job, func([]byte) []byte { return []byte{} }) {
-				return nil, 0, syscall.ENOENT
+			if err := r.Truncate(f.job, 0); err != nil {
+				return nil, 0, false, syscall.ENOENT
 			}
-			h.dirty.Store(true)
-		} else if _, ok := r.source(f.job); !ok {
-			return nil, 0, syscall.ENOENT
+			return nil, 0, true, 0
 		}
-		return h, 0, 0
-	case kindReadme:
-		return nil, gofuse.FOPEN_KEEP_CACHE | gofuse.FOPEN_NOFLUSH, 0
-	case kindOut:
-		run := r.currentRun(f.job)
-		if run == nil {
-			return nil, 0, syscall.ENOENT
+		if _, ok := r.Source(f.job); !ok {
+			return nil, 0, false, syscall.ENOENT
 		}
-		return &runOutHandle{run: run}, live, 0
-	case kindStatus:
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		j := r.jobs[f.job]
-		if j == nil || j.run == nil {
-			return nil, 0, syscall.ENOENT
+		return nil, 0, false, 0
+	case jobs.KindReadme:
+		return nil, gofuse.FOPEN_KEEP_CACHE | gofuse.FOPEN_NOFLUSH, false, 0
+	case jobs.KindOut:
+		o, ok := r.OpenOutput(f.job)
+		if !ok {
+			return nil, 0, false, syscall.ENOENT
 		}
-		return &runSnapshotHandle{data: r.statusText(f.job, j.run)}, live, 0
-	case kindErrors:
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		data := r.errorsText()
-		if data == nil {
-			return nil, 0, syscall.ENOENT
-		}
-		return &runSnapshotHandle{data: data}, live, 0
+		return o, live, false, 0
 	}
-	return nil, 0, syscall.ENOENT
-}
-
-// Read serves the file. A read of run/<job>.out waits until the run it
-// was opened on ends; an interrupt ends the wait with EINTR.
-func (f *runFileNode) Read(ctx context.Context, fh fusefs.FileHandle, dest []byte, off int64) (gofuse.ReadResult, syscall.Errno) {
-	if off < 0 {
-		return nil, syscall.EINVAL
-	}
-	var data []byte
-	switch h := fh.(type) {
-	case *runOutHandle:
-		select {
-		case <-h.run.done:
-		default:
-			r := f.m.run
-			r.waiting.Add(1)
-			select {
-			case <-h.run.done:
-				r.waiting.Add(-1)
-			case <-ctx.Done():
-				r.waiting.Add(-1)
-				return nil, syscall.EINTR
-			}
-		}
-		data = h.run.out
-	case *runSnapshotHandle:
-		data = h.data
-	default:
-		switch f.kind {
-		case kindReadme:
-			data = []byte(runReadme)
-		case kindSource:
-			src, ok := f.m.run.source(f.job)
-			if !ok {
-				return nil, syscall.ENOENT
-			}
-			data = src
-		default:
-			return nil, syscall.EBADF
-		}
-	}
-	if off >= int64(len(data)) {
-		return gofuse.ReadResultData(nil), 0
-	}
-	end := min(off+int64(len(dest)), int64(len(data)))
-	return gofuse.ReadResultData(data[off:end]), 0
-}
-
-// Write changes a program; the job starts when the file is closed.
-func (f *runFileNode) Write(ctx context.Context, fh fusefs.FileHandle, data []byte, off int64) (uint32, syscall.Errno) {
-	if f.kind != kindSource {
-		return 0, syscall.EACCES
-	}
-	if off < 0 || off+int64(len(data)) > maxJobSource {
-		return 0, syscall.EFBIG
-	}
-	ok := f.m.run.setSource(f.job, func(cur []byte) []byte {
-		buf := make([]byte, max(len(cur), int(off)+len(data)))
-		copy(buf, cur)
-		copy(buf[off:], data)
-		return buf
-	})
+	data, ok := r.Snapshot(f.name)
 	if !ok {
-		return 0, syscall.ENOENT
+		return nil, 0, false, syscall.ENOENT
 	}
-	if h, ok := fh.(*runSourceHandle); ok {
-		h.dirty.Store(true)
-	}
-	return uint32(len(data)), 0
+	return data, live, false, 0
 }
 
-// Flush starts the job when its program was written through this handle.
-// It returns at once: the job runs in the background.
-func (f *runFileNode) Flush(ctx context.Context, fh fusefs.FileHandle) syscall.Errno {
-	if h, ok := fh.(*runSourceHandle); ok && h.dirty.Swap(false) {
-		f.m.run.start(f.job)
+// read serves the file. A read of run/<job>.out past what the run has
+// printed waits for more or for the end; an interrupt ends the wait with
+// EINTR.
+func (f *runFile) read(ctx context.Context, _ *fusefs.Inode, state any, off int64, size int) ([]byte, syscall.Errno) {
+	switch s := state.(type) {
+	case *jobs.Output:
+		data, err := s.Read(ctx, off, size)
+		if err != nil {
+			return nil, f.m.errno("read", "run/"+f.name, err)
+		}
+		return data, 0
+	case []byte:
+		return sliceAt(s, off, size), 0
+	}
+	switch f.kind {
+	case jobs.KindReadme:
+		return sliceAt([]byte(jobs.ReadmeText), off, size), 0
+	case jobs.KindSource:
+		src, ok := f.m.run.Source(f.job)
+		if !ok {
+			return nil, syscall.ENOENT
+		}
+		return sliceAt(src, off, size), 0
+	}
+	return nil, syscall.EBADF
+}
+
+// write changes a program; the job starts when the file is closed.
+func (f *runFile) write(_ *fusefs.Inode, data []byte, off int64) syscall.Errno {
+	if f.kind != jobs.KindSource {
+		return syscall.EACCES
+	}
+	return f.m.errno("write", "run/"+f.name, f.m.run.WriteAt(f.job, data, off))
+}
+
+// commit starts the job. It returns at once: the job runs in the
+// background.
+func (f *runFile) commit(context.Context, *fusefs.Inode) syscall.Errno {
+	if f.kind == jobs.KindSource {
+		f.m.run.Start(f.job)
 	}
 	return 0
-}
-
-// Fsync starts the job as Flush does.
-func (f *runFileNode) Fsync(ctx context.Context, fh fusefs.FileHandle, flags uint32) syscall.Errno {
-	return f.Flush(ctx, fh)
 }

@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -16,12 +17,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpfs/mcpfs/fs/internal/jobs"
 )
 
 // fakeRunner runs programs of a tiny line language instead of Go, so that
 // tests decide when a job ends:
 //
 //	print TEXT   adds TEXT and a newline to the output
+//	stream TEXT  writes TEXT and a newline to Job.Output, and to the output
 //	calls N      reports N tool calls
 //	wait GATE    waits until the test opens GATE, or the job is cancelled
 //	fail MSG     fails the job with MSG
@@ -29,8 +33,6 @@ import (
 type fakeRunner struct {
 	mu        sync.Mutex
 	gates     map[string]chan struct{}
-	running   int
-	maxSeen   int
 	cancelled map[string]error // job name → cause
 }
 
@@ -58,20 +60,14 @@ func (f *fakeRunner) cause(job string) error {
 }
 
 func (f *fakeRunner) run(ctx context.Context, job Job) JobResult {
-	f.mu.Lock()
-	f.running++
-	f.maxSeen = max(f.maxSeen, f.running)
-	f.mu.Unlock()
-	defer func() {
-		f.mu.Lock()
-		f.running--
-		f.mu.Unlock()
-	}()
 	var out bytes.Buffer
 	for _, line := range strings.Split(string(job.Source), "\n") {
 		cmd, arg, _ := strings.Cut(line, " ")
 		switch cmd {
 		case "print":
+			out.WriteString(arg + "\n")
+		case "stream":
+			job.Output.Write([]byte(arg + "\n"))
 			out.WriteString(arg + "\n")
 		case "calls":
 			n, _ := strconv.Atoi(arg)
@@ -247,7 +243,7 @@ func TestRunReadWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "cat waits in a read", func() error {
-		if n := m.run.waiting.Load(); n != 1 {
+		if n := m.run.Waiting(); n != 1 {
 			return fmt.Errorf("%d reads waiting", n)
 		}
 		return nil
@@ -267,6 +263,72 @@ func TestRunReadWaits(t *testing.T) {
 	}
 	if got, want := out.String(), "finally\nexit status 0\n"; got != want {
 		t.Errorf("cat run/slow.out = %q, want %q", got, want)
+	}
+}
+
+// TestRunStreams reads run/<job>.out while the job prints: cat shows the
+// first line before the job ends, and ends with the job.
+func TestRunStreams(t *testing.T) {
+	f := newFakeRunner()
+	m := runMount(t, f.run)
+	if err := shellWrite(t, m, "run/live.go", "stream first\nwait live\nstream second\nprint last\n"); err != nil {
+		t.Fatal(err)
+	}
+	cat := osexec.Command("cat", filepath.Join(m.Dir(), "run", "live.out"))
+	stdout, err := cat.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stdout)
+	lines := make(chan string)
+	go func() {
+		for {
+			l, err := r.ReadString('\n')
+			if l != "" {
+				lines <- l
+			}
+			if err != nil {
+				close(lines)
+				return
+			}
+		}
+	}()
+	select {
+	case l := <-lines:
+		if l != "first\n" {
+			t.Errorf("first line of run/live.out = %q, want %q", l, "first\n")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("cat run/live.out showed nothing within 10s of the job printing")
+	}
+	if s := readRun(t, m, "live.status"); !strings.HasPrefix(s, "running ") {
+		t.Errorf("status after the first line: %q, want running", s)
+	}
+	if info, err := os.Stat(filepath.Join(m.Dir(), "run", "live.out")); err != nil || info.Size() != int64(len("first\n")) {
+		t.Errorf("stat run/live.out while running: %v, %v; want the size of what was printed", info, err)
+	}
+	eventually(t, "cat waits for more", func() error {
+		if n := m.run.Waiting(); n != 1 {
+			return fmt.Errorf("%d reads waiting", n)
+		}
+		return nil
+	})
+	f.open("live")
+	var rest strings.Builder
+	for l := range lines {
+		rest.WriteString(l)
+	}
+	if err := cat.Wait(); err != nil {
+		t.Fatalf("cat run/live.out: %v", err)
+	}
+	if got, want := rest.String(), "second\nlast\nexit status 0\n"; got != want {
+		t.Errorf("the rest of run/live.out = %q, want %q", got, want)
+	}
+	if got, want := readRun(t, m, "live.out"), "first\nsecond\nlast\nexit status 0\n"; got != want {
+		t.Errorf("run/live.out after the end = %q, want %q", got, want)
 	}
 }
 
@@ -302,7 +364,7 @@ func TestRunReadInterrupted(t *testing.T) {
 	}()
 	tid := <-tids
 	eventually(t, "the read waits", func() error {
-		if n := m.run.waiting.Load(); n != 1 {
+		if n := m.run.Waiting(); n != 1 {
 			return fmt.Errorf("%d reads waiting", n)
 		}
 		return nil
@@ -326,7 +388,7 @@ func TestRunReadInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "cat waits", func() error {
-		if n := m.run.waiting.Load(); n != 1 {
+		if n := m.run.Waiting(); n != 1 {
 			return fmt.Errorf("%d reads waiting", n)
 		}
 		return nil
@@ -336,7 +398,7 @@ func TestRunReadInterrupted(t *testing.T) {
 		t.Error("cat interrupted while waiting exited 0")
 	}
 	eventually(t, "no read waits", func() error {
-		if n := m.run.waiting.Load(); n != 0 {
+		if n := m.run.Waiting(); n != 0 {
 			return fmt.Errorf("%d reads waiting", n)
 		}
 		return nil
@@ -369,8 +431,8 @@ func TestRunRewriteAndRemove(t *testing.T) {
 	if got := catFile(t, m, "run/a.out"); got != "two\nexit status 0\n" {
 		t.Errorf("run/a.out after the rewrite = %q", got)
 	}
-	if cause := f.cause("a.go"); !errors.Is(cause, errRewritten) {
-		t.Errorf("the first run was cancelled with %v, want %v", cause, errRewritten)
+	if cause := f.cause("a.go"); !errors.Is(cause, jobs.ErrRewritten) {
+		t.Errorf("the first run was cancelled with %v, want %v", cause, jobs.ErrRewritten)
 	}
 	var oldOut bytes.Buffer
 	if _, err := oldOut.ReadFrom(old); err != nil {
@@ -394,7 +456,7 @@ func TestRunRewriteAndRemove(t *testing.T) {
 		t.Fatalf("rm run/b.go: %v", err)
 	}
 	eventually(t, "b is cancelled", func() error {
-		if cause := f.cause("b.go"); !errors.Is(cause, errRemoved) {
+		if cause := f.cause("b.go"); !errors.Is(cause, jobs.ErrRemoved) {
 			return fmt.Errorf("cause %v", cause)
 		}
 		return nil
@@ -433,7 +495,7 @@ func TestRunRefusals(t *testing.T) {
 		{".hidden.go", syscall.EINVAL, "must not start with a dot"},
 		{".go", syscall.EINVAL, "empty"},
 		{"ünï.go", syscall.EINVAL, `not 'ü'`},
-		{strings.Repeat("x", maxJobName+1) + ".go", syscall.EINVAL, "65 characters"},
+		{strings.Repeat("x", jobs.MaxName+1) + ".go", syscall.EINVAL, "65 characters"},
 		{"notes.txt", syscall.EPERM, "only run/<job>.go files can be created"},
 		{"x.out", syscall.EPERM, "only run/<job>.go files can be created"},
 	}
@@ -488,89 +550,6 @@ func TestRunRefusals(t *testing.T) {
 	}
 }
 
-// TestRunConcurrent starts more jobs than may run at once: maxRunning
-// run, the others are queued, and all end with their own output.
-func TestRunConcurrent(t *testing.T) {
-	f := newFakeRunner()
-	m := runMount(t, f.run)
-	n := maxRunning + 2
-	for i := range n {
-		if err := shellWrite(t, m, fmt.Sprintf("run/job%d.go", i), fmt.Sprintf("wait all\nprint job %d\n", i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	eventually(t, "jobs running and queued", func() error {
-		var running, queued int
-		for i := range n {
-			s := readRun(t, m, fmt.Sprintf("job%d.status", i))
-			switch {
-			case strings.HasPrefix(s, "running "):
-				running++
-			case strings.HasPrefix(s, "queued "):
-				queued++
-			}
-		}
-		if running != maxRunning || queued != n-maxRunning {
-			return fmt.Errorf("%d running, %d queued", running, queued)
-		}
-		return nil
-	})
-	f.open("all")
-	for i := range n {
-		if got, want := catFile(t, m, fmt.Sprintf("run/job%d.out", i)), fmt.Sprintf("job %d\nexit status 0\n", i); got != want {
-			t.Errorf("run/job%d.out = %q, want %q", i, got, want)
-		}
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.maxSeen > maxRunning {
-		t.Errorf("%d jobs ran at once, want at most %d", f.maxSeen, maxRunning)
-	}
-}
-
-// TestRunKeepsNewest writes more jobs than run/ keeps: the oldest
-// finished ones are forgotten. With run/ full of unfinished jobs, a new
-// one is refused.
-func TestRunKeepsNewest(t *testing.T) {
-	f := newFakeRunner()
-	m := runMount(t, f.run)
-	dir := filepath.Join(m.Dir(), "run")
-	extra := 3
-	for i := range maxJobs + extra {
-		name := fmt.Sprintf("j%03d", i)
-		if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte("print "+name+"\n"), 0o644); err != nil {
-			t.Fatalf("write run/%s.go: %v", name, err)
-		}
-		readRun(t, m, name+".out") // waits for the end
-	}
-	names := runNames(t, m)
-	if got := len(names); got != 1+3*maxJobs {
-		t.Errorf("run/ lists %d files, want %d", got, 1+3*maxJobs)
-	}
-	for i := range extra {
-		if slices.Contains(names, fmt.Sprintf("j%03d.go", i)) {
-			t.Errorf("run/j%03d.go, among the oldest, was kept", i)
-		}
-	}
-	if !slices.Contains(names, fmt.Sprintf("j%03d.out", maxJobs+extra-1)) {
-		t.Error("the newest job was not kept")
-	}
-
-	// Full of unfinished jobs: the next one is refused.
-	for i := range maxJobs {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("w%03d.go", i)), []byte("wait full\n"), 0o644); err != nil {
-			t.Fatalf("write run/w%03d.go: %v", i, err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "one-more.go"), []byte("print x\n"), 0o644); !errors.Is(err, syscall.ENOSPC) {
-		t.Errorf("a job over the limit: %v, want ENOSPC", err)
-	}
-	if msg := readRun(t, m, "ERRORS.txt"); !strings.Contains(msg, "jobs that have not finished") {
-		t.Errorf("ERRORS.txt:\n%s", msg)
-	}
-	f.open("full")
-}
-
 // TestRunUnmountCancels unmounts while a job runs: the job is cancelled
 // and Unmount returns.
 func TestRunUnmountCancels(t *testing.T) {
@@ -588,50 +567,8 @@ func TestRunUnmountCancels(t *testing.T) {
 	if err := m.Unmount(); err != nil {
 		t.Fatalf("Unmount: %v", err)
 	}
-	if cause := f.cause("forever.go"); !errors.Is(cause, errUnmounted) {
-		t.Errorf("the job was cancelled with %v, want %v", cause, errUnmounted)
-	}
-}
-
-// TestRunReadmeLimits keeps run/README.md in step with the limits.
-func TestRunReadmeLimits(t *testing.T) {
-	for _, want := range []string{
-		fmt.Sprintf("Up to %d jobs run at once", maxRunning),
-		fmt.Sprintf("at most %d\n  characters", maxJobName),
-		fmt.Sprintf("the %d newest (%d MiB in all)", maxJobs, maxJobBytes>>20),
-		fmt.Sprintf("a .out holds at most %d MiB", maxJobOutput>>20),
-	} {
-		if !strings.Contains(runReadme, want) {
-			t.Errorf("run/README.md does not say %q", want)
-		}
-	}
-}
-
-// TestCapOutput cuts a long output and keeps the exit status.
-func TestCapOutput(t *testing.T) {
-	tests := []struct {
-		name    string
-		out     []byte
-		wantLen int
-		cut     bool
-	}{
-		{"empty", nil, len("exit status 0\n"), false},
-		{"no newline", []byte("x"), len("x\nexit status 0\n"), false},
-		{"long", bytes.Repeat([]byte("y"), maxJobOutput+10), -1, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := capOutput(tt.out, "exit status 0\n")
-			if !bytes.HasSuffix(got, []byte("exit status 0\n")) {
-				t.Errorf("no trailer: %q", got[max(0, len(got)-40):])
-			}
-			if tt.wantLen >= 0 && len(got) != tt.wantLen {
-				t.Errorf("len = %d, want %d", len(got), tt.wantLen)
-			}
-			if tt.cut && (len(got) > maxJobOutput || !bytes.Contains(got, []byte("[mcpfs: output cut: "))) {
-				t.Errorf("cut output: len %d, note missing or too long", len(got))
-			}
-		})
+	if cause := f.cause("forever.go"); !errors.Is(cause, jobs.ErrClosed) {
+		t.Errorf("the job was cancelled with %v, want %v", cause, jobs.ErrClosed)
 	}
 }
 

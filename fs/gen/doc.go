@@ -27,9 +27,14 @@
 //   - an Extra map for properties whose names cannot be struct tags (sent
 //     through mcp.CallExtra), and for schemas that allow more properties;
 //   - <Func>Result from the outputSchema, reusing the arguments' nested
-//     types where they are the same.
+//     types where they are the same; or, for a tool without one whose
+//     results mcpfs has learned (catalog.Tool.Learned, see fs/gen/shape),
+//     a <Func>Result decoded with r.Decode(&v), the function still
+//     returning mcp.Result.
 //
-// A file says only what a caller needs: the tool's description, its
+// A tool file has no generated-code header (doc.go has it) and its
+// function uses named results, to keep every file short. A file says only
+// what a caller needs: the tool's description, its
 // title when it says more than the name, its annotation hints, and each
 // property's description and constraints. Whether a field is required
 // is in its declaration (an optional one has omitempty), and what holds
@@ -37,6 +42,9 @@
 // tree's README, once.
 //
 // The runtime package is the real Go source in runtime/mcp, embedded.
+//
+// doc.go lists each tool with its first sentence, or, past 30 tools, their
+// names only.
 //
 // Package gen imports discovery (for the snapshot types) and nothing of fs,
 // exec, skills or cmd.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/mcpfs/mcpfs/discovery/jsonvalue"
 )
 
 // value is a parsed JSON value that keeps the order of object keys, so the
@@ -21,70 +23,47 @@ type member struct {
 	val *value
 }
 
-// parse parses raw JSON. It returns nil when raw is not valid JSON.
+// maxJSONDepth is the nesting a tool's JSON may have, as for
+// encoding/json; the generator bounds what it follows itself.
+const maxJSONDepth = 10000
+
+// parse parses raw JSON with jsonvalue, mcpfs's one JSON reader. It
+// returns nil when raw is not valid JSON.
 func parse(raw []byte) *value {
-	if !json.Valid(raw) {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := parseValue(dec)
+	v, err := jsonvalue.ParseDepth(raw, maxJSONDepth)
 	if err != nil {
 		return nil
 	}
-	return v
+	return convert(v)
 }
 
-func parseValue(dec *json.Decoder) (*value, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			v := &value{kind: 'o'}
-			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, _ := kt.(string)
-				mv, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				if !seen[key] {
-					seen[key] = true
-					v.obj = append(v.obj, member{key, mv})
-				}
+// convert turns a jsonvalue tree into the generator's values.
+func convert(v *jsonvalue.Value) *value {
+	switch v.Kind {
+	case jsonvalue.Object:
+		out := &value{kind: 'o', obj: make([]member, 0, len(v.Members))}
+		seen := make(map[string]bool, len(v.Members))
+		for _, m := range v.Members {
+			if !seen[m.Key] {
+				seen[m.Key] = true
+				out.obj = append(out.obj, member{m.Key, convert(m.Value)})
 			}
-			_, err := dec.Token() // '}'
-			return v, err
-		case '[':
-			v := &value{kind: 'a'}
-			for dec.More() {
-				ev, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				v.arr = append(v.arr, ev)
-			}
-			_, err := dec.Token() // ']'
-			return v, err
 		}
-	case string:
-		return &value{kind: 's', str: t}, nil
-	case json.Number:
-		return &value{kind: 'n', str: t.String()}, nil
-	case bool:
-		return &value{kind: 'b', b: t}, nil
-	case nil:
-		return &value{kind: 'z'}, nil
+		return out
+	case jsonvalue.Array:
+		out := &value{kind: 'a', arr: make([]*value, len(v.Elems))}
+		for i, e := range v.Elems {
+			out.arr[i] = convert(e)
+		}
+		return out
+	case jsonvalue.String:
+		return &value{kind: 's', str: v.Str}
+	case jsonvalue.Number:
+		return &value{kind: 'n', str: v.Str}
+	case jsonvalue.Bool:
+		return &value{kind: 'b', b: v.Bool}
 	}
-	return &value{kind: 'z'}, nil
+	return &value{kind: 'z'}
 }
 
 // get returns the member key of an object, or nil.

@@ -83,10 +83,10 @@ func readme(c *catalog.Catalog, skills []SkillEntry) string {
 Servers are Go packages, tools typed functions. Write one Go program that
 calls them and prints only what you need.
 
-    ls servers/; cat servers/<s>/doc.go  # one line per tool
-    cat servers/<s>/<tool>.go            # a tool's Go API
-    grep -ril <word> servers/            # or: mcpfs search <need>, cat search/<need>
-    mcpfs run main.go                    # or: write run/x.go, cat run/x.out
+Find: ls servers/, cat servers/<s>/doc.go (its tools), cat
+servers/<s>/<tool>.go (its generated API), grep -ril <word> servers/,
+cat search/<need>.
+Run: mcpfs run main.go, or write run/x.go then cat run/x.out.
 
 ` + "```go" + `
 package main
@@ -108,20 +108,20 @@ func main() {
 }
 ` + "```" + `
 
-Fields without omitempty are required; optional scalars are pointers,
-mcp.Ptr(v) (mcp.Ptr(10) is a *int, mcp.Ptr(10.0) a *float64). Without an
-output schema a tool returns mcp.Result (Text(), Decode(&v)). Use
-mcp.AsToolError(err), not errors.As.
+Fields without omitempty are required; optional scalars are pointers
+(mcp.Ptr(10) is *int, mcp.Ptr(10.0) *float64). Without an output schema a
+tool returns mcp.Result: r.Text(), or r.Decode(&v) into the learned
+<Func>Result its file may have. Use mcp.AsToolError(err), not errors.As.
 
-Skills: skills/<name>/ has SKILL.md (front matter: name, description) and Go
-files of package <name>; import mcpfs/skills/<name>.
-
-## Skills
+Skills: skills/<name>/SKILL.md (front matter: name, description) and Go
+files of package <name>, imported as mcpfs/skills/<name>.
 
 `)
+	b.WriteString("Saved skills:")
 	if len(skills) == 0 {
-		b.WriteString("None yet.\n")
+		b.WriteString(" none yet.")
 	}
+	b.WriteString("\n")
 	for _, s := range skills {
 		line := "- skills/" + s.Name + "/ — " + strings.Join(strings.Fields(s.Description), " ")
 		if s.HasRun {
@@ -129,9 +129,9 @@ files of package <name>; import mcpfs/skills/<name>.
 		}
 		b.WriteString(markdownLine(line) + "\n")
 	}
-	b.WriteString("\n## Servers\n\n")
+	b.WriteString("\nServers:")
 	if c == nil || len(c.Servers) == 0 {
-		b.WriteString("No servers are configured.\n")
+		b.WriteString(" none configured.\n")
 		return b.String()
 	}
 	if len(c.Servers) > readmeServers {
@@ -141,17 +141,15 @@ files of package <name>; import mcpfs/skills/<name>.
 				ready++
 			}
 		}
-		fmt.Fprintf(&b, "%d servers (%d ready): ls servers/ lists them with their state; search finds tools across them.\n", len(c.Servers), ready)
+		fmt.Fprintf(&b, " %d (%d ready); ls servers/ lists them, search finds tools across them.\n", len(c.Servers), ready)
 		return b.String()
 	}
+	b.WriteString("\n")
 	for _, s := range c.Servers {
 		pkg := naming.Package(s.Name)
-		line := "- servers/" + pkg + "/ — " + stateLine(s) + ", " + strconv.Itoa(len(s.Tools)) + " tool"
+		line := "- " + pkg + ": " + stateLine(s) + ", " + strconv.Itoa(len(s.Tools)) + " tool"
 		if len(s.Tools) != 1 {
 			line += "s"
-		}
-		if info := serverInfo(s); info != "" {
-			line += " — " + info
 		}
 		b.WriteString(markdownLine(line) + "\n")
 	}

@@ -17,9 +17,12 @@
 // with BM25F over weighted fields (the tool name split into words, its
 // title and description, its argument names and descriptions, the
 // server's name), with stemming, a vocabulary of the words people use for
-// tool actions and objects (vocab.go), a boost for documents whose name
-// the query covers, and a preference for the tools of a server the query
-// names. docs/BENCHMARKS.md has its recall on real servers.
+// tool actions and objects (vocab.go), words a query implies by the form
+// of what it names (a coordinate pair, "#channel", "@user", a domain, a
+// file's extension: classes.go), a boost for documents whose name the
+// query covers, a smaller one for documents that have the query's
+// neighbouring words side by side, and a preference for the tools of a
+// server the query names. docs/BENCHMARKS.md has its recall on real servers.
 //
 // The package is pure and kernel-free: it imports the catalog and tree
 // types and the standard library only, reads no files and starts nothing.

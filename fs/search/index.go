@@ -46,6 +46,11 @@ const (
 	// otherServerFactor scales the tools of servers a query does not name
 	// when it names some ("comment on a GitHub issue").
 	otherServerFactor = 0.5
+	// pairBoost is how much a document gains for each pair of words the
+	// query has side by side that the document also has side by side
+	// ("status update", "console messages"), relative to the pairs the
+	// query has.
+	pairBoost = 0.2
 )
 
 // Index ranks documents for queries. It is immutable and safe for
@@ -58,6 +63,11 @@ type Index struct {
 	// every document they occur in ("github", "slack"; not "search").
 	servers map[string]bool
 	server  []map[string]bool // per doc: the terms of its server field
+	// pairs are, per doc, the pairs of terms that stand side by side in
+	// its name, title or description ("read"+"file").
+	pairs []map[[2]string]bool
+	// sorted are the terms of the index, in order.
+	sorted []string
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -109,6 +119,21 @@ func New(docs []Doc) *Index {
 		p.idf = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 	}
 	x.names = nameTerms(x.docs)
+	for t := range x.terms {
+		x.sorted = append(x.sorted, t)
+	}
+	sort.Strings(x.sorted)
+	x.pairs = make([]map[[2]string]bool, n)
+	for i := range x.docs {
+		d := &x.docs[i]
+		x.pairs[i] = map[[2]string]bool{}
+		for _, text := range []string{d.Tool, d.Title, d.Description} {
+			ts := terms(text)
+			for j := 1; j < len(ts); j++ {
+				x.pairs[i][[2]string{ts[j-1], ts[j]}] = true
+			}
+		}
+	}
 	x.server = make([]map[string]bool, n)
 	for i := range x.docs {
 		x.server[i] = map[string]bool{}
@@ -212,6 +237,10 @@ func (x *Index) Search(query string, n int) []Hit {
 // alternatives it may be found as. A document scores the best of them.
 type concept struct {
 	alts []alt
+	// word is set for a concept of one query word (not a phrase); pairs
+	// of word concepts next to each other in the query are looked for side
+	// by side in documents.
+	word bool
 }
 
 // alt is one way to find a concept: every term must be in the document.
@@ -224,7 +253,7 @@ type alt struct {
 // word that is not a stop word, with its synonyms and related words.
 // Concepts no document knows in any form are left out.
 func (x *Index) concepts(query string) []concept {
-	rs := runs(query)
+	rs := runs(query + " " + classWords(query))
 	ws := make([]string, len(rs)) // each run as one word: "GitHub" is "github"
 	for i, r := range rs {
 		ws[i] = strings.Join(r, "")
@@ -259,7 +288,7 @@ func (x *Index) concepts(query string) []concept {
 			continue
 		}
 		t := stem(w)
-		c := concept{alts: []alt{{terms: []string{t}, weight: 1}}}
+		c := concept{alts: []alt{{terms: []string{t}, weight: 1}}, word: true}
 		if len(parts) > 1 {
 			// A compound ("GitHub", "dryRun") matches whole or in parts.
 			var ps []string
@@ -275,6 +304,9 @@ func (x *Index) concepts(query string) []concept {
 		}
 		for _, r := range theVocab().related[t] {
 			c.alts = append(c.alts, alt{terms: r, weight: relatedWeight})
+		}
+		if !x.knows(c) {
+			c.alts = append(c.alts, x.prefixAlts(t)...)
 		}
 		add(t, c)
 	}
@@ -306,6 +338,47 @@ func matchPhrase(ws []string) (phrase, int, bool) {
 		}
 	}
 	return best, span, found
+}
+
+// knows reports whether any alternative of c is in the index.
+func (x *Index) knows(c concept) bool {
+	for _, a := range c.alts {
+		if x.has(a.terms) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixAlts returns, for a word neither the index nor the vocabulary
+// knows in any form ("memorised", "signups"), the terms of the index that
+// begin as it does, at the weight of a related word: a word is often a
+// form the stemmer does not reduce of a word a document has ("memor" of
+// "memory", "sign" of "signup"). Only stems of minPrefix letters or more
+// take part, and their common beginning must leave at most two letters of
+// the shorter one over.
+func (x *Index) prefixAlts(t string) []alt {
+	if len(t) < minPrefix || !isLetters(t) {
+		return nil
+	}
+	var out []alt
+	for _, u := range x.sorted {
+		n := commonPrefix(t, u)
+		if n >= minPrefix && n+2 >= min(len(t), len(u)) {
+			out = append(out, alt{terms: []string{u}, weight: relatedWeight})
+		}
+	}
+	return out
+}
+
+const minPrefix = 4
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 func (x *Index) has(ts []string) bool {
@@ -342,6 +415,12 @@ func (x *Index) rank(cs []concept) []Hit {
 			named = append(named, t[0])
 		}
 	}
+	npairs := 0
+	for j := 1; j < len(cs); j++ {
+		if cs[j-1].word && cs[j].word {
+			npairs++
+		}
+	}
 	var hits []Hit
 	for i, s := range scores {
 		if s <= 0 {
@@ -351,6 +430,9 @@ func (x *Index) rank(cs []concept) []Hit {
 			s *= otherServerFactor
 		}
 		s *= coverage(matched[i], len(cs)) * (1 + nameBoost*nameCoverage(x.names[i], cs))
+		if npairs > 0 {
+			s *= 1 + pairBoost*float64(x.pairCount(i, cs))/float64(npairs)
+		}
 		if x.docs[i].Deprecated {
 			s *= deprecatedFactor
 		}
@@ -358,6 +440,27 @@ func (x *Index) rank(cs []concept) []Hit {
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	return hits
+}
+
+// pairCount is how many pairs of neighbouring word concepts of the query
+// stand side by side in document i, in any of their single-word forms.
+func (x *Index) pairCount(i int, cs []concept) int {
+	n := 0
+	for j := 1; j < len(cs); j++ {
+		if !cs[j-1].word || !cs[j].word {
+			continue
+		}
+	found:
+		for _, a := range cs[j-1].alts {
+			for _, b := range cs[j].alts {
+				if len(a.terms) == 1 && len(b.terms) == 1 && x.pairs[i][[2]string{a.terms[0], b.terms[0]}] {
+					n++
+					break found
+				}
+			}
+		}
+	}
+	return n
 }
 
 // coverage favours documents that match more of what the query asks.

@@ -49,6 +49,9 @@ func TestStem(t *testing.T) {
 		{"status"},
 		{"reply", "replies"},
 		{"compress", "compression"},
+		{"memorize", "memorise", "memorised", "memorized"},
+		{"summarize", "summarise", "summarising"},
+		{"analyze", "analyse", "analysed"},
 	}
 	stems := map[string]string{}
 	for _, g := range groups {
@@ -244,5 +247,54 @@ func TestIndexer(t *testing.T) {
 	got := c.Search(t2, "make a folder", 1)
 	if got != "files.CreateDirectory — Create a new directory. (servers/files/create_directory.go)\n" {
 		t.Errorf("Search: got %q", got)
+	}
+}
+
+func TestClassWords(t *testing.T) {
+	tests := []struct{ query, want string }{
+		{"which street is at 40.7,-74.0", "coordinates"},
+		{"post to #general", "channel"},
+		{"what did @dana say", "user"},
+		{"go to example.com", "url"},
+		{"open https://go.dev/doc", "url"},
+		{"add 3 and 4", "numbers"},
+		{"look at photo.png", "file image"},
+		{"read notes.md", "file"},
+		{"version 1.2 of the api", ""},
+		{"save this text", ""},
+	}
+	for _, tt := range tests {
+		if got := classWords(tt.query); got != tt.want {
+			t.Errorf("classWords(%q): got %q, want %q", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestPairs(t *testing.T) {
+	// Two tools alike but for the order of their words: the one with the
+	// query's words side by side ranks first.
+	x := New([]Doc{
+		{Kind: KindTool, Name: "a.One", Server: "a", Tool: "one", Description: "Get the messages of the console and a status"},
+		{Kind: KindTool, Name: "a.Two", Server: "a", Tool: "two", Description: "Get the console messages and a status"},
+	})
+	if hits := x.Search("console messages", 2); len(hits) != 2 || hits[0].Doc.Tool != "two" {
+		t.Errorf("console messages: got %v, want two first", hits)
+	}
+}
+
+func TestPrefixFallback(t *testing.T) {
+	// A word nothing knows in any form meets the terms it begins like.
+	x := New([]Doc{
+		{Kind: KindTool, Name: "a.Memory", Server: "a", Tool: "read_memory", Description: "Read the whole memory"},
+		{Kind: KindTool, Name: "a.Page", Server: "a", Tool: "read_page", Description: "Read a page"},
+	})
+	if hits := x.Search("memorabilia", 2); len(hits) != 1 || hits[0].Doc.Tool != "read_memory" {
+		t.Errorf("memorabilia: got %v, want read_memory alone", hits)
+	}
+	if hits := x.Search("pages", 2); len(hits) != 1 || hits[0].Doc.Tool != "read_page" {
+		t.Errorf("pages: got %v, want read_page alone", hits)
+	}
+	if hits := x.Search("mem", 2); len(hits) != 0 {
+		t.Errorf("mem: got %v, want nothing: too short to stand for a prefix", hits)
 	}
 }

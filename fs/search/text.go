@@ -101,6 +101,7 @@ func stem(w string) string {
 	if len(w) <= 3 || !isLetters(w) || unstemmed[w] {
 		return w
 	}
+	w = britishToAmerican(w)
 	if strings.HasSuffix(w, "ly") && len(w) > 6 {
 		w = w[:len(w)-2]
 	}
@@ -128,6 +129,22 @@ func stem(w string) string {
 	}
 	if n := len(w); n > 3 && w[n-1] == w[n-2] && !isVowel(w[n-1]) && w[n-1] != 'l' && w[n-1] != 's' && w[n-1] != 'z' {
 		w = w[:n-1]
+	}
+	return w
+}
+
+// britishToAmerican spells -ise and -yse verbs as -ize and -yze
+// ("memorised", "summarise", "analyse"), so that both spellings meet.
+// Words that are not such verbs ("promise", "wise") change too, on both
+// sides alike, which does no harm: stems only need to be equal.
+func britishToAmerican(w string) string {
+	if len(w) < 6 {
+		return w
+	}
+	for _, suf := range []string{"isation", "ising", "ised", "ises", "ise", "ysing", "ysed", "yses", "yse"} {
+		if strings.HasSuffix(w, suf) {
+			return w[:len(w)-len(suf)+1] + "z" + suf[2:]
+		}
 	}
 	return w
 }

@@ -27,7 +27,7 @@ const (
 var synonymLines = `
 folder directory dir
 save write store persist
-remove delete erase wipe forget discard destroy
+remove delete erase wipe forget discard destroy purge
 find search lookup locate query
 fetch retrieve obtain read
 code script snippet program
@@ -42,7 +42,7 @@ issue bug ticket
 run execute evaluate eval
 javascript js script
 click tap
-close shut quit exit
+close shut quit exit dispose
 compress gzip zip archive
 coordinate latitude longitude geocode lat lng
 location place position
@@ -63,7 +63,7 @@ echo repeat
 upload attach
 hover mouseover
 metadata info information detail
-permission access allow
+permission access allow permit
 commit push
 label tag
 back previous
@@ -95,8 +95,11 @@ video movie clip
 audio sound
 price cost
 weather forecast
-summarize summary summarise
+summarize summary
 statistic stats metric
+simulate fake mock dummy
+tweak adjust modify
+screenshot screencap screengrab
 `
 
 var relatedLines = `
@@ -148,6 +151,32 @@ theme: color scheme
 thread: thread reply
 sum total plus: sum add
 markdown: md
+drop unlink detach disconnect: delete remove
+jot scribble: write note
+return: back previous
+hit: press click
+enter escape esc backspace: key press
+outline skeleton: tree structure snapshot
+appear appears contain contains occur occurs mention mentions present: find search text
+logs logged console: console log message
+error errors warning warnings: console log message
+depend depends relate relates belong belongs: relation
+reply respond answer comment: comment
+street avenue road zip postcode postal: address
+summit peak mountain: elevation
+room rooms: channel
+coworker colleague teammate: user member
+confirm confirmation: dialog accept
+accept dismiss: dialog handle
+title author owner creator: detail info
+source: code content file
+smaller shrink: compress
+enable disable turn switch: toggle on off
+subscribe watch follow: subscription
+slow lengthy: long running
+number numbers digit digits: number sum
+document documents: file
+company companies firm: organization entity
 `
 
 var phraseLines = `
@@ -198,7 +227,26 @@ step by step: thought, sequential
 below the fold: full page
 last changed: modified, time
 last modified: modified, time
-last updated: modified, time`
+last updated: modified, time
+write down: write, note
+pull up: get, open, read
+bring up: get, open, read
+catch up: history, recent message
+propose changes: pull request, merge request
+submit changes: pull request, merge request
+screen grab: screenshot
+find out: search, get
+turn on: toggle, enable
+turn off: toggle, disable
+switch on: toggle, enable
+switch off: toggle, disable
+where is: search, find
+where are: search, find
+where can: search, find
+what is in: list
+what's in: list
+keep in mind: memory, observation
+how many: count, number`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {

@@ -27,6 +27,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfs/mcpfs/cache"
+	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/discovery/naming"
@@ -50,6 +51,7 @@ type Engine struct {
 	outputDir      string
 	log            *slog.Logger
 	flags          Flags // what the command line set over the config
+	getenv         func(string) (string, bool)
 	warmRunner     bool
 	oneShot        bool
 
@@ -66,11 +68,18 @@ type Engine struct {
 	audit   *audit.Log
 	treeGen uint64 // trust.Gen of the current tree; pubMu guards it
 
+	// learn keeps the learned result types (learn.go); treeShapes is
+	// its generation in the current tree (pubMu guards it).
+	learn      *learner
+	treeShapes uint64
+
 	// search keeps the search index of the newest tree.
 	search search.Indexer
 
 	// slots bounds the runs in progress (MaxRuns).
 	slots chan struct{}
+	// runs is the short history of runs, of every face (the page's).
+	runs runlog.Log
 
 	// skills is the skill store; nil when there is no place for one.
 	// Trees include its current skills.
@@ -142,6 +151,11 @@ type Options struct {
 	// mcpfs.engine.treeMemory does not; 0 means fs.DefaultGenerated,
 	// negative no bound.
 	TreeMemory int64
+	// Getenv expands ${VAR} in the config file when an edit makes the
+	// engine read it again: the environment it was loaded with (a
+	// resident engine serves commands from other environments). Nil means
+	// os.LookupEnv.
+	Getenv func(string) (string, bool)
 }
 
 // sharedCache is a cache the supervisor uses but does not close: it has
@@ -180,11 +194,13 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		outputDir:      dirs.OutputDir(),
 		log:            log,
 		flags:          flags,
+		getenv:         opts.Getenv,
 		warmRunner:     opts.WarmRunner,
 		oneShot:        opts.OneShot,
 		watchers:       map[chan *mcpfs.Tree]struct{}{},
 		followed:       make(chan struct{}),
 		slots:          make(chan struct{}, MaxRuns),
+		learn:          newLearner(),
 	}
 	if e.connectTimeout <= 0 {
 		e.connectTimeout = discovery.DefaultConnectTimeout
@@ -230,11 +246,11 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		e.skills = st
 		e.skillsKey, e.treeSkills = skillsState(st.List())
 	}
-	e.treeGen = e.trust.Gen()
+	e.treeGen, e.treeShapes = e.trust.Gen(), e.shapesGen()
 	// Every tree the engine publishes keeps its generated packages in one
 	// cache, within one bound.
 	e.genCache = mcpfs.NewGenCache(cmp.Or(cfg.Settings.TreeMemory, opts.TreeMemory))
-	e.tree.Store(mcpfs.New(e.trust.Apply(e.sup.Catalog()), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache}))
+	e.tree.Store(mcpfs.New(e.withShapes(e.trust.Apply(e.sup.Catalog())), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache}))
 	updates, stop := e.sup.Watch()
 	e.stopSup = stop
 	go func() {
@@ -324,7 +340,7 @@ func (e *Engine) watchConfig(ctx context.Context) {
 	e.stopConfigWatch = func() { cancel(); <-done }
 	go func() {
 		defer close(done)
-		discovery.WatchConfig(wctx, e.cfg, 0, nil,
+		discovery.WatchConfig(wctx, e.cfg, 0, e.getenv,
 			func(cfg *discovery.Config) {
 				cfg = DropSelf(cfg, e.log)
 				if cur := e.Config(); reflect.DeepEqual(cfg.Servers, cur.Servers) && cfg.Settings.Equal(cur.Settings) {
@@ -375,15 +391,15 @@ func (e *Engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
 	e.pubMu.Lock()
 	defer e.pubMu.Unlock()
 	cur := e.tree.Load()
-	gen := e.trust.Gen()
-	if cat.Version <= cur.Catalog().Version && gen == e.treeGen {
+	gen, shapes := e.trust.Gen(), e.shapesGen()
+	if cat.Version <= cur.Catalog().Version && gen == e.treeGen && shapes == e.treeShapes {
 		return cur
 	}
 	if cat.Version < cur.Catalog().Version {
-		cat = e.sup.Catalog() // a new policy or trust: the newest catalog
+		cat = e.sup.Catalog() // a new policy, trust or learned type: the newest catalog
 	}
-	e.treeGen = gen
-	t := mcpfs.New(e.trust.Apply(cat), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache})
+	e.treeGen, e.treeShapes = gen, shapes
+	t := mcpfs.New(e.withShapes(e.trust.Apply(cat)), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache})
 	e.tree.Store(t)
 	e.notify(t)
 	return t
@@ -542,8 +558,16 @@ type RunOptions struct {
 	Face     string          // where the run comes from, for the audit log; "" is the CLI
 	// WrapCall, when set, wraps the function tool calls go through.
 	WrapCall func(exec.CallFunc) exec.CallFunc
-	// Stdout and Stderr, when set, receive the output as it comes.
+	// Stdout and Stderr, when set, receive the output as it comes (see
+	// exec.Request: line by line, cut at the output limit with a note,
+	// then the rest of what the Result holds).
 	Stdout, Stderr io.Writer
+	// Connecting, when set, is told the servers the snippet imports that
+	// are connecting, while the run waits for them (no tools known yet)
+	// or runs (its calls to them wait): when there are some, each time
+	// that set changes, and nil at the end. From a goroutine of the
+	// run's own.
+	Connecting func(servers []string)
 }
 
 // runWithProgress is Run, calling progress (when not nil) after each tool
@@ -552,8 +576,26 @@ func (e *Engine) RunWithProgress(ctx context.Context, filename string, src []byt
 	return e.RunWith(ctx, filename, src, RunOptions{Timeout: timeout, Progress: progress, Face: FaceMount})
 }
 
-// runWith is Run with per-run options.
+// RunWith is Run with per-run options. The run, its calls and its end go
+// to the engine's run history (Runs).
 func (e *Engine) RunWith(ctx context.Context, filename string, src []byte, ro RunOptions) (*exec.Result, error) {
+	rec := e.runs.Start(cmp.Or(ro.Face, FaceCLI), filename, src)
+	wrap := ro.WrapCall
+	ro.WrapCall = func(next exec.CallFunc) exec.CallFunc {
+		if wrap != nil {
+			next = wrap(next)
+		}
+		return rec.Wrap(next)
+	}
+	res, err := e.runWith(ctx, filename, src, ro)
+	rec.End(res, err)
+	return res, err
+}
+
+// Runs is the engine's history of the runs it made, from every face.
+func (e *Engine) Runs() *runlog.Log { return &e.runs }
+
+func (e *Engine) runWith(ctx context.Context, filename string, src []byte, ro RunOptions) (*exec.Result, error) {
 	start := time.Now()
 	limit := ro.Timeout
 	if limit <= 0 {
@@ -582,7 +624,8 @@ func (e *Engine) RunWith(ctx context.Context, filename string, src []byte, ro Ru
 		ro.Timeout = max(limit-waited, time.Millisecond)
 	}
 	imports := snippetServers(filename, src)
-	e.WaitFor(ctx, func(name string) bool { return imports[naming.Package(name)] })
+	defer e.watchImports(imports, ro.Connecting)()
+	e.waitImports(ctx, imports)
 	if err := unavailable(e.sup.Catalog(), imports); err != nil {
 		return nil, err
 	}
@@ -753,6 +796,7 @@ func (e *Engine) Close() {
 			cur.r.Close()
 		}
 		e.retired.Wait()
+		e.flushShapes()
 		e.sup.Close()
 		if e.audit != nil {
 			e.audit.Close()

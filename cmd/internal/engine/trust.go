@@ -97,22 +97,32 @@ func newRunID() string {
 // rest goes to the supervisor.
 func (e *Engine) callFunc(face, run string) exec.CallFunc {
 	return func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
-		start := time.Now()
-		var res json.RawMessage
-		err := e.trust.CheckCall(e.sup.Catalog(), server, tool)
+		res, err := e.trustedCall(ctx, face, run, server, tool, args)
 		if err == nil {
-			res, err = e.sup.CallTool(ctx, server, tool, args)
-			if errors.Is(err, transport.ErrOAuthAuthorizationRequired) {
-				key := server
-				if s, ok := e.sup.Catalog().Server(server); ok {
-					key = s.Key
-				}
-				err = fmt.Errorf("%w (needs login: mcpfs auth %s)", err, key)
-			}
+			e.LearnFrom(server, tool, res)
 		}
-		e.record(face, run, server, tool, args, res, err, start)
 		return res, err
 	}
+}
+
+// trustedCall makes one call as a run does: the policy may refuse it, it
+// is written to the audit log, and the rest goes to the supervisor.
+func (e *Engine) trustedCall(ctx context.Context, face, run, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+	start := time.Now()
+	var res json.RawMessage
+	err := e.trust.CheckCall(e.sup.Catalog(), server, tool)
+	if err == nil {
+		res, err = e.sup.CallTool(ctx, server, tool, args)
+		if errors.Is(err, transport.ErrOAuthAuthorizationRequired) {
+			key := server
+			if s, ok := e.sup.Catalog().Server(server); ok {
+				key = s.Key
+			}
+			err = fmt.Errorf("%w (needs login: mcpfs auth %s)", err, key)
+		}
+	}
+	e.record(face, run, server, tool, args, res, err, start)
+	return res, err
 }
 
 // record writes one call to the audit log.

@@ -31,10 +31,13 @@ type callInfo struct {
 	Done        bool      `json:"done"`
 }
 
-// run is one snippet run from the page. Its fields are guarded by the
-// Server's mu.
+// run is one snippet run: from the page, or (Face set) made on the
+// engine by another face. Its fields are guarded by the Server's mu.
 type run struct {
-	ID       int        `json:"id"`
+	ID int `json:"id"`
+	// Face is where a run the page did not start came from: serve (an
+	// agent's exec), cli (mcpfs run), mount (run/); "" for the page's.
+	Face     string     `json:"face,omitempty"`
 	Source   string     `json:"source"`
 	Started  time.Time  `json:"started"`
 	State    string     `json:"state"` // running, ok, failed, refused
@@ -47,25 +50,31 @@ type run struct {
 	Problems []problem  `json:"problems,omitempty"`
 	// OutputFile is where the full stdout is kept when it was cut.
 	OutputFile string `json:"outputFile,omitempty"`
+	// Tokens are what the calls returned and what the snippet printed,
+	// in tokens; set when the run has ended and its results were seen.
+	Tokens *tokenFigures `json:"tokens,omitempty"`
 
 	cancel context.CancelFunc // stops the run; set while it runs
+	count  *runCount          // the counting of its results' tokens
 }
 
 // runSummary is a run in the history list.
 type runSummary struct {
-	ID          int       `json:"id"`
-	Started     time.Time `json:"started"`
-	State       string    `json:"state"`
-	Exit        int       `json:"exit"`
-	Ms          float64   `json:"ms"`
-	Calls       int       `json:"calls"`
-	ResultBytes int       `json:"resultBytes"`
-	OutBytes    int       `json:"outBytes"`
-	First       string    `json:"first"` // the snippet's first line of interest
+	ID          int           `json:"id"`
+	Started     time.Time     `json:"started"`
+	State       string        `json:"state"`
+	Exit        int           `json:"exit"`
+	Ms          float64       `json:"ms"`
+	Calls       int           `json:"calls"`
+	ResultBytes int           `json:"resultBytes"`
+	OutBytes    int           `json:"outBytes"`
+	First       string        `json:"first"` // the snippet's first line of interest
+	Face        string        `json:"face,omitempty"`
+	Tokens      *tokenFigures `json:"tokens,omitempty"`
 }
 
 func (r *run) summary() runSummary {
-	sum := runSummary{ID: r.ID, Started: r.Started, State: r.State, Exit: r.Exit, Ms: r.Ms, Calls: len(r.Calls), OutBytes: len(r.Stdout) + len(r.Stderr), First: gist(r.Source)}
+	sum := runSummary{ID: r.ID, Started: r.Started, State: r.State, Exit: r.Exit, Ms: r.Ms, Calls: len(r.Calls), OutBytes: len(r.Stdout) + len(r.Stderr), First: gist(r.Source), Face: r.Face, Tokens: r.Tokens}
 	for _, c := range r.Calls {
 		sum.ResultBytes += c.ResultBytes
 	}
@@ -141,11 +150,8 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	s.nextID++
 	ctx, cancel := context.WithCancel(s.ctx)
-	rn := &run{ID: s.nextID, Source: req.Source, Started: time.Now(), State: "running", Calls: []callInfo{}, cancel: cancel}
-	s.runs = append(s.runs, rn)
-	if len(s.runs) > s.opts.MaxRuns {
-		s.runs = s.runs[len(s.runs)-s.opts.MaxRuns:]
-	}
+	rn := &run{ID: s.nextID, Source: req.Source, Started: time.Now(), State: "running", Calls: []callInfo{}, cancel: cancel, count: &runCount{}}
+	s.addRun(rn)
 	s.wg.Add(1)
 	s.mu.Unlock()
 	s.events.publish("run", s.snapshot(rn))
@@ -186,6 +192,7 @@ func (s *Server) execute(ctx context.Context, rn *run) {
 			}
 			rn.Calls[i] = c
 			s.mu.Unlock()
+			s.countResult(rn, out)
 			send(c)
 			return out, err
 		}
@@ -193,7 +200,13 @@ func (s *Server) execute(ctx context.Context, rn *run) {
 	res, err := s.eng.Run(ctx, snippetFile, []byte(rn.Source), stdout, stderr, wrap)
 	stdout.flush()
 	stderr.flush()
+	var printed string
+	if res != nil {
+		printed = string(res.Stdout) + string(res.Stderr)
+	}
+	figs := s.tokensOf(rn, printed, len(printed))
 	s.mu.Lock()
+	rn.Tokens = figs
 	rn.cancel = nil
 	rn.Ms = msSince(rn.Started)
 	switch {
@@ -251,8 +264,12 @@ func (s *Server) handleStop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	stop := rn.cancel
+	stop, face, state := rn.cancel, rn.Face, rn.State
 	s.mu.Unlock()
+	if face != "" && state == "running" {
+		writeError(w, http.StatusConflict, "this run was started by "+faceName(face)+"; stop it there")
+		return
+	}
 	if stop == nil {
 		writeError(w, http.StatusConflict, "the run has ended")
 		return

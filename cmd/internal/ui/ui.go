@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/exec"
@@ -55,6 +56,11 @@ type Engine interface {
 	// definitions (changed, new, removed), and how, as `mcpfs diff`
 	// prints it.
 	PinDiff(server string) (changes int, text string)
+	// Runs follows the engine's history of runs, of every face (the
+	// page's own runs, made through Run, are there too, as face "ui"):
+	// it returns the runs kept so far and calls f with each change from
+	// then on, until stop is called. f must not block.
+	Runs(f func(runlog.Event)) (past []runlog.Run, stop func())
 }
 
 // Options configure a Server. Token is required.
@@ -98,6 +104,12 @@ type Server struct {
 	audit  []audit.Record // the tail of the audit log, oldest first
 	nextID int
 	wg     sync.WaitGroup
+	// queued is how many bytes of results wait in countQ to be counted.
+	queued int
+	countQ chan countJob
+	// byEngine are the runs of other faces, by the engine's run id.
+	byEngine map[uint64]*run
+	stopRuns func()
 }
 
 // New returns the page's server over eng. It follows the engine until
@@ -117,8 +129,13 @@ func New(eng Engine, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{eng: eng, opts: opts, log: log, events: newBroker(), index: index}
+	s := &Server{eng: eng, opts: opts, log: log, events: newBroker(), index: index, countQ: make(chan countJob, 1024), byEngine: map[uint64]*run{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.counter()
+	}()
 	mux := http.NewServeMux()
 	sub, _ := iofs.Sub(static, "static")
 	files := http.FileServerFS(sub)
@@ -150,6 +167,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 		s.events.publish("servers", s.servers())
 		s.events.publish("skills", s.skillList())
 	})
+	s.followRuns()
 	return s, nil
 }
 
@@ -160,6 +178,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // ends the event streams.
 func (s *Server) Close() {
 	s.stop()
+	s.stopRuns()
 	s.cancel()
 	s.wg.Wait()
 	s.events.close()

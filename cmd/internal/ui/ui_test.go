@@ -13,11 +13,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpfs/mcpfs/cmd/internal/runlog"
+	"github.com/mcpfs/mcpfs/cmd/internal/tokens"
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/audit"
 	"github.com/mcpfs/mcpfs/exec"
@@ -37,6 +40,7 @@ type testEngine struct {
 	tree      *mcpfs.Tree
 	skills    *skills.Store
 	auditFile string
+	runs      runlog.Log // as the real engine's: every run, the page's as face ui
 
 	mu      sync.Mutex
 	changed []func()
@@ -89,7 +93,30 @@ func (e *testEngine) Check(filename string, src []byte) error {
 	return err
 }
 
+// testResult is what the notes server's search returns.
+const testResult = `{"content":[{"type":"text","text":"three notes: alpha (2024-01-02), beta (2024-02-03), gamma (2024-03-04)"}]}`
+
+func (e *testEngine) Runs(f func(runlog.Event)) ([]runlog.Run, func()) { return e.runs.Follow(f) }
+
+// Run records the run in the engine's history, as the real engine does.
 func (e *testEngine) Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, wrap func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
+	return e.agentRun(ctx, "ui", filename, src, stdout, stderr, wrap)
+}
+
+// agentRun is a run from face, with the engine's history recording it.
+func (e *testEngine) agentRun(ctx context.Context, face, filename string, src []byte, stdout, stderr io.Writer, wrap func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
+	rec := e.runs.Start(face, filename, src)
+	res, err := e.run(ctx, filename, src, stdout, stderr, func(next exec.CallFunc) exec.CallFunc {
+		if wrap != nil {
+			next = wrap(next)
+		}
+		return rec.Wrap(next)
+	})
+	rec.End(res, err)
+	return res, err
+}
+
+func (e *testEngine) run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, wrap func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
 	if err := e.Check(filename, src); err != nil {
 		return nil, err
 	}
@@ -105,7 +132,7 @@ func (e *testEngine) Run(ctx context.Context, filename string, src []byte, stdou
 		return nil, ctx.Err()
 	}
 	call := wrap(func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`{"hits":["a","b","c"]}`), nil
+		return json.RawMessage(testResult), nil
 	})
 	io.WriteString(stdout, "first line\n")
 	out, err := call(ctx, "notes", "search", json.RawMessage(`{"query":"x"}`))
@@ -354,17 +381,23 @@ func TestRunStreams(t *testing.T) {
 		}
 	}
 	want := []string{"run running", "output first line", "call notes.search done=false", "call notes.search done=true",
-		`output got {"hits":["a","b","c"]}`, "run ok"}
+		"output got " + testResult, "run ok"}
 	if strings.Join(seq, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(seq, "\n"), strings.Join(want, "\n"))
 	}
-	if len(final.Calls) != 1 || final.Calls[0].ArgBytes != len(`{"query":"x"}`) || final.Calls[0].ResultBytes != len(`{"hits":["a","b","c"]}`) {
+	if len(final.Calls) != 1 || final.Calls[0].ArgBytes != len(`{"query":"x"}`) || final.Calls[0].ResultBytes != len(testResult) {
 		t.Errorf("the run's calls: %+v, want one with its argument and result sizes", final.Calls)
 	}
 	var got run
 	json.NewDecoder(do(t, hs, "GET", "/api/runs/1", "", nil).Body).Decode(&got)
 	if got.Source != src || got.State != "ok" || !strings.Contains(got.Stdout, "got ") {
 		t.Errorf("history has %+v, want the run", got)
+	}
+	// Tokens, counted as the benchmark counts: the result as a client
+	// hands it to the model, against what the snippet printed.
+	wantTok := tokenFigures{Results: tokens.Count(tokens.ResultText(json.RawMessage(testResult))), Printed: tokens.Count(got.Stdout)}
+	if final.Tokens == nil || *final.Tokens != wantTok || wantTok.Results < 10 {
+		t.Errorf("the run's tokens: %+v, want %+v", final.Tokens, wantTok)
 	}
 }
 
@@ -601,4 +634,90 @@ func TestLoopbackHost(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestAgentRuns: runs the page did not start, made on the same engine by
+// an agent (serve's exec) or `mcpfs run`, are in the history with their
+// face, calls, output and tokens: a run that ended before the page
+// opened with tokens estimated from sizes, a later one counted.
+func TestAgentRuns(t *testing.T) {
+	eng := newTestEngine(t)
+	src := "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(1) }\n"
+	ctx := context.Background()
+	if _, err := eng.agentRun(ctx, "serve", "snippet.go", []byte(src), io.Discard, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(eng, Options{Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	defer s.Close()
+	ch, _ := s.events.subscribe()
+	res, err := eng.agentRun(ctx, "cli", "count.go", []byte(src), io.Discard, io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The figures come in a last run event, once the result is counted.
+	deadline := time.After(10 * time.Second)
+	for done := false; !done; {
+		select {
+		case ev := <-ch:
+			var r run
+			done = ev.name == "run" && json.Unmarshal(ev.data, &r) == nil && r.Face == "cli" && r.Tokens != nil
+		case <-deadline:
+			t.Fatal("no run event with the tokens of the cli run")
+		}
+	}
+	var st struct{ Runs []runSummary }
+	json.NewDecoder(do(t, hs, "GET", "/api/state", "", nil).Body).Decode(&st)
+	if len(st.Runs) != 2 {
+		t.Fatalf("history: %+v, want the two runs", st.Runs)
+	}
+	live, past := st.Runs[0], st.Runs[1] // newest first
+	if past.Face != "serve" || past.State != "ok" || past.Calls != 1 || past.Tokens == nil || !past.Tokens.Estimated {
+		t.Errorf("the run made before the page opened: %+v, want face serve, ok, 1 call, estimated tokens", past)
+	}
+	want := tokenFigures{Results: tokens.Count(tokens.ResultText(json.RawMessage(testResult))), Printed: tokens.Count(string(res.Stdout))}
+	if live.Face != "cli" || live.State != "ok" || live.Calls != 1 || live.Tokens == nil || *live.Tokens != want {
+		t.Errorf("the cli run: %+v (tokens %+v), want face cli, ok, 1 call, tokens %+v", live, live.Tokens, want)
+	}
+	var full run
+	json.NewDecoder(do(t, hs, "GET", "/api/runs/"+strconv.Itoa(live.ID), "", nil).Body).Decode(&full)
+	if full.Source != src || !strings.Contains(full.Stdout, "got ") || len(full.Calls) != 1 || full.Calls[0].Tool != "search" || !full.Calls[0].Done {
+		t.Errorf("the cli run in full: %+v, want its source, output and call", full)
+	}
+
+	// The page's own runs are not shown twice; an agent's run in
+	// progress is stopped where it was started.
+	resp := do(t, hs, "POST", "/api/run", mustJSON(map[string]string{"source": src}), nil)
+	var started struct{ ID int }
+	json.NewDecoder(resp.Body).Decode(&started)
+	waitState := func(id int, cond func(run) bool) run {
+		t.Helper()
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			var r run
+			json.NewDecoder(do(t, hs, "GET", "/api/runs/"+strconv.Itoa(id), "", nil).Body).Decode(&r)
+			if cond(r) {
+				return r
+			}
+		}
+		t.Fatalf("run %d never reached the state wanted", id)
+		return run{}
+	}
+	waitState(started.ID, func(r run) bool { return r.State == "ok" })
+	actx, cancel := context.WithCancel(ctx)
+	go eng.agentRun(actx, "serve", "wait.go", []byte("package main\n\nfunc main() { /* forever */ }\n"), io.Discard, io.Discard, nil)
+	agent := started.ID + 1
+	waitState(agent, func(r run) bool { return r.Face == "serve" && r.State == "running" })
+	if resp := do(t, hs, "POST", "/api/runs/"+strconv.Itoa(agent)+"/stop", "{}", nil); resp.StatusCode != http.StatusConflict {
+		t.Errorf("stop an agent's run: %d, want 409", resp.StatusCode)
+	}
+	cancel()
+	waitState(agent, func(r run) bool { return r.State == "failed" })
+	json.NewDecoder(do(t, hs, "GET", "/api/state", "", nil).Body).Decode(&st)
+	if len(st.Runs) != 4 {
+		t.Errorf("history: %d runs, want 4 (the page's run once)", len(st.Runs))
+	}
 }

@@ -28,6 +28,11 @@
 //	stderr-flood=N   write N lines to stderr at start, in the background
 //	print-env        write every environment variable to stderr at start
 //	more-tools       also list crash, huge, storm and counter
+//	notify-flood=K   from start, send notifications of kind K (message or
+//	                 progress) without pause, in the background, until
+//	                 stdout is closed
+//	deep-list=N      answer tools/list with a tool whose inputSchema nests
+//	                 N levels deep
 //
 // Tools: echo returns its arguments (as text and structuredContent); sleep
 // never answers, and prints "cancelled <id>" to stderr when the client
@@ -38,7 +43,11 @@
 // list_changed notifications (default 1000) and answers; counter (listed
 // read-only) answers with how often it was called; wrongid answers with an
 // id no request had (and never with the right one); late answers after
-// {"ms": N} milliseconds (default 1000).
+// {"ms": N} milliseconds (default 1000); flood sends {"count": N}
+// notifications (default 10000) of {"kind": K} (message, the default, or
+// progress) and then answers; deep answers with a structuredContent nested
+// {"depth": N} levels (default 100000), after a notification nested as
+// deep when {"notify": true}.
 package faultserver
 
 import (
@@ -77,6 +86,8 @@ type Modes struct {
 	StderrFlood    int
 	PrintEnv       bool
 	MoreTools      bool
+	NotifyFlood    string
+	DeepList       int
 }
 
 // ParseModes parses a comma-separated mode list.
@@ -129,6 +140,13 @@ func ParseModes(s string) (Modes, error) {
 			m.PrintEnv = true
 		case "more-tools":
 			m.MoreTools = true
+		case "notify-flood":
+			if val != "message" && val != "progress" {
+				return m, fmt.Errorf("faultserver: mode %q: want message or progress", f)
+			}
+			m.NotifyFlood = val
+		case "deep-list":
+			m.DeepList, err = num()
 		default:
 			return m, fmt.Errorf("faultserver: unknown mode %q", f)
 		}
@@ -191,6 +209,15 @@ func Main(env string) {
 		go child.Wait()
 	}
 	s := &server{m: m, out: os.Stdout, errw: os.Stderr, closeOut: os.Stdout.Close}
+	if m.NotifyFlood != "" {
+		go func() {
+			for i := 0; ; i++ {
+				if err := s.write(notification(m.NotifyFlood, i)); err != nil {
+					return
+				}
+			}
+		}()
+	}
 	s.serve(os.Stdin)
 	if m.Linger {
 		for {
@@ -308,6 +335,12 @@ func (s *server) toolNames() []string {
 }
 
 func (s *server) listTools(msg message) {
+	if s.m.DeepList > 0 {
+		s.mu.Lock()
+		_, _ = io.WriteString(s.out, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"tools":[{"name":"deep","inputSchema":{"type":"object","properties":{"a":`+nested(s.m.DeepList)+`}}}]}}`+"\n")
+		s.mu.Unlock()
+		return
+	}
 	if s.m.HugeLine > 0 {
 		s.mu.Lock()
 		_, _ = io.WriteString(s.out, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"tools":[],"x":"`)
@@ -415,6 +448,35 @@ func (s *server) callTool(msg message) {
 			s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
 		}
 		s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stormed"}}})
+	case "flood":
+		var a struct {
+			Count int    `json:"count"`
+			Kind  string `json:"kind"`
+		}
+		_ = json.Unmarshal(p.Arguments, &a)
+		if a.Count <= 0 {
+			a.Count = 10000
+		}
+		for i := range a.Count {
+			s.write(notification(a.Kind, i))
+		}
+		s.result(msg.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "flooded " + strconv.Itoa(a.Count)}}})
+	case "deep":
+		var a struct {
+			Depth  int  `json:"depth"`
+			Notify bool `json:"notify"`
+		}
+		_ = json.Unmarshal(p.Arguments, &a)
+		if a.Depth <= 0 {
+			a.Depth = 100000
+		}
+		bomb := nested(a.Depth)
+		s.mu.Lock()
+		if a.Notify {
+			_, _ = io.WriteString(s.out, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":`+bomb+"}}\n")
+		}
+		_, _ = io.WriteString(s.out, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"content":[{"type":"text","text":"deep"}],"structuredContent":{"a":`+bomb+"}}}\n")
+		s.mu.Unlock()
 	case "wrongid":
 		s.result(json.RawMessage(`"no-such-request-`+strings.Trim(string(msg.ID), `"`)+`"`), map[string]any{
 			"content": []any{map[string]any{"type": "text", "text": "answered the wrong id"}},
@@ -455,7 +517,7 @@ func (s *server) error(id json.RawMessage, code int, msg string) {
 	s.write(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
 }
 
-func (s *server) write(v any) {
+func (s *server) write(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
@@ -465,5 +527,21 @@ func (s *server) write(v any) {
 	if s.m.Garbage {
 		_, _ = io.WriteString(s.out, "this is not JSON\n{\"broken\": \n[1,2,3]\n\n")
 	}
-	_, _ = s.out.Write(append(b, '\n'))
+	_, err = s.out.Write(append(b, '\n'))
+	return err
+}
+
+// notification is the i-th notification of a flood of kind ("message",
+// the default, or "progress").
+func notification(kind string, i int) map[string]any {
+	if kind == "progress" {
+		return map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": map[string]any{"progressToken": "flood", "progress": i}}
+	}
+	return map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "info", "logger": "flood", "data": "flood message " + strconv.Itoa(i)}}
+}
+
+// nested returns a JSON value nested depth levels deep: [[[...]]] around
+// an object.
+func nested(depth int) string {
+	return strings.Repeat("[", depth-1) + `{"end":true}` + strings.Repeat("]", depth-1)
 }

@@ -12,8 +12,6 @@ package stdsyms
 import (
 	"reflect"
 	"sync"
-
-	"github.com/traefik/yaegi/interp"
 )
 
 var (
@@ -24,11 +22,12 @@ var (
 	once     sync.Once
 )
 
-// Exports returns the symbols of the allowable standard packages, with
-// the "." entry that gives the interpreter the special interface wrappers
-// (MapTypes), as yaegi's stdlib.Symbols has it. The tables are built on
-// the first call; the caller must not change them.
-func Exports() interp.Exports {
+// Exports returns the symbols of the allowable standard packages (an
+// interp.Exports), with the "." entry that gives the interpreter the
+// special interface wrappers (MapTypes), as yaegi's stdlib.Symbols has
+// it. The tables are built on the first call; the caller must not change
+// them.
+func Exports() map[string]map[string]reflect.Value {
 	once.Do(func() {
 		for _, load := range loaders {
 			load()

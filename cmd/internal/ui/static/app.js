@@ -12,6 +12,16 @@ const el = (tag, cls, text) => {
 const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 const plural = (n, w) => n + " " + w + (n === 1 ? "" : "s");
 const bytes = (n) => n < 1024 ? n + " B" : n < 1048576 ? (n / 1024).toFixed(1) + " KB" : (n / 1048576).toFixed(1) + " MB";
+// tokens says a run's figures: t is {results, printed, estimated}, counted
+// as the benchmark counts (o200k_base); "≈" where part is estimated.
+const tokenCount = (n) => n.toLocaleString("en-US") + " token" + (n === 1 ? "" : "s");
+function tokensLine(t) {
+  const a = t.estimated ? "≈ " : "";
+  const kept = Math.max(t.results - t.printed, 0);
+  return a + tokenCount(kept) + " kept out of the model's context (calls returned " + a + tokenCount(t.results) + ", the snippet printed " + a + tokenCount(t.printed) + ")";
+}
+// FACES says where a run the page did not start came from.
+const FACES = { serve: "agent (serve)", cli: "mcpfs run", mount: "mount run/" };
 
 async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -249,8 +259,9 @@ function runLine(r) {
   let got = 0;
   for (const c of r.calls || []) got += c.resultBytes;
   const printed = (r.stdout || "").length + (r.stderr || "").length;
-  let s = "run " + r.id + ": " + r.state + ", exit " + r.exit + ", " + r.ms.toFixed(0) + " ms, " + plural((r.calls || []).length, "call");
-  if (got > 0) s += "; " + bytes(got) + " of results stayed out of the model's context, " + bytes(printed) + " printed";
+  let s = "run " + r.id + (r.face ? " by " + (FACES[r.face] || r.face) : "") + ": " + r.state + ", exit " + r.exit + ", " + r.ms.toFixed(0) + " ms, " + plural((r.calls || []).length, "call");
+  if (r.tokens && r.tokens.results > 0) s += "; " + tokensLine(r.tokens);
+  else if (got > 0) s += "; " + bytes(got) + " of results, " + bytes(printed) + " printed";
   return s;
 }
 
@@ -264,9 +275,13 @@ function renderHistory() {
     const r = runs.get(id);
     const li = el("li", "click");
     li.dataset.run = id;
-    li.append(el("span", "badge " + r.state, "#" + id + " " + r.state), el("span", "gist", r.first || ""),
-      el("span", "muted", r.state === "running" ? "…" : plural(r.calls, "call") + " · " + r.ms.toFixed(0) + " ms"));
-    li.title = "exit " + r.exit + "; " + bytes(r.resultBytes) + " of results, " + bytes(r.outBytes) + " printed";
+    if (r.face) li.dataset.face = r.face;
+    const gist = el("span", "gist", r.first || "");
+    if (r.face) gist.prepend(el("span", "face", FACES[r.face] || r.face));
+    const kept = r.tokens && r.tokens.results > 0 ? " · " + (r.tokens.estimated ? "≈" : "") + Math.max(r.tokens.results - r.tokens.printed, 0).toLocaleString("en-US") + " tok kept" : "";
+    li.append(el("span", "badge " + r.state, "#" + id + " " + r.state), gist,
+      el("span", "muted", r.state === "running" ? "…" : plural(r.calls, "call") + " · " + r.ms.toFixed(0) + " ms" + kept));
+    li.title = "exit " + r.exit + "; " + (r.tokens ? tokensLine(r.tokens) : bytes(r.resultBytes) + " of results, " + bytes(r.outBytes) + " printed");
     li.addEventListener("click", async () => {
       const full = await api("api/runs/" + id);
       if (!full.id) return;
@@ -284,7 +299,7 @@ function summarize(r) {
   let rb = 0;
   for (const c of r.calls || []) rb += c.resultBytes;
   return { id: r.id, state: r.state, exit: r.exit, ms: r.ms, calls: (r.calls || []).length, resultBytes: rb,
-    outBytes: (r.stdout || "").length + (r.stderr || "").length, first: gistOf(r.source) };
+    outBytes: (r.stdout || "").length + (r.stderr || "").length, first: gistOf(r.source), face: r.face, tokens: r.tokens };
 }
 
 function gistOf(src) {
