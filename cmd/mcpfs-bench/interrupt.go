@@ -20,7 +20,6 @@ var interrupts struct {
 	mu   sync.Mutex
 	next int
 	fns  map[int]func()
-	busy bool // the clean-ups are running: the bench is ending
 }
 
 // onInterrupt registers f to run when the bench is interrupted; remove
@@ -74,7 +73,6 @@ func handleInterrupts(parent context.Context, stderr *os.File) (context.Context,
 // for them, at most grace.
 func runInterruptCleanups(grace time.Duration) {
 	interrupts.mu.Lock()
-	interrupts.busy = true
 	var fns []func()
 	for _, f := range interrupts.fns {
 		fns = append(fns, f)
