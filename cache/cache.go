@@ -44,8 +44,9 @@ var (
 	prefixResult = []byte("result/")
 )
 
-// toolsFormat is the version of the stored tool listing's JSON; entries of
-// another version are misses.
+// toolsFormat is the version of the tool listings stored as JSON by
+// earlier versions (now they are stored in the binary form of
+// listing.go); entries of another version are misses.
 const toolsFormat = 1
 
 // Options tunes a Store. The zero value is ready to use.
@@ -321,22 +322,40 @@ type storedTools struct {
 // LoadTools returns the cached listing of the server with key (see
 // discovery.ServerKey).
 func (s *Store) LoadTools(key string) (catalog.CachedTools, bool) {
-	var st storedTools
+	var (
+		ct catalog.CachedTools
+		ok bool
+	)
 	err := s.view(func(txn *badger.Txn) error {
 		item, err := txn.Get(append(slices.Clip(prefixTools), key...))
 		if err != nil {
 			return err
 		}
-		return item.Value(func(v []byte) error {
-			if bytes.HasPrefix(v, gzipMagic) { // JSON never starts so
-				zr, err := gzip.NewReader(bytes.NewReader(v))
-				if err != nil {
-					return err
-				}
-				return json.NewDecoder(zr).Decode(&st)
+		// A copy: the tools' raw JSON points into it.
+		v, err := item.ValueCopy(nil)
+		if err != nil {
+			return err
+		}
+		if bytes.HasPrefix(v, gzipMagic) { // neither JSON nor the binary form starts so
+			zr, err := gzip.NewReader(bytes.NewReader(v))
+			if err != nil {
+				return err
 			}
-			return json.Unmarshal(v, &st)
-		})
+			if v, err = io.ReadAll(zr); err != nil {
+				return err
+			}
+		}
+		if bytes.HasPrefix(v, []byte(listingMagic)) {
+			ct, ok, err = decodeListing(v)
+			return err
+		}
+		// A listing stored as JSON by an earlier version.
+		var st storedTools
+		if err := json.Unmarshal(v, &st); err != nil {
+			return err
+		}
+		ct, ok = st.CachedTools, st.Format == toolsFormat
+		return nil
 	})
 	if err != nil {
 		if !errors.Is(err, badger.ErrKeyNotFound) {
@@ -344,10 +363,10 @@ func (s *Store) LoadTools(key string) (catalog.CachedTools, bool) {
 		}
 		return catalog.CachedTools{}, false
 	}
-	if st.Format != toolsFormat {
+	if !ok {
 		return catalog.CachedTools{}, false
 	}
-	return st.CachedTools, true
+	return ct, true
 }
 
 // compressAbove is the size past which a listing is stored gzipped: Badger
@@ -357,7 +376,7 @@ const compressAbove = 256 << 10
 
 // StoreTools saves the listing of the server with key.
 func (s *Store) StoreTools(key string, t catalog.CachedTools) {
-	b, err := json.Marshal(storedTools{Format: toolsFormat, CachedTools: t})
+	b, err := encodeListing(t)
 	if err == nil && len(b) > compressAbove {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)

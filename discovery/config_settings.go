@@ -31,7 +31,7 @@ const (
 // Keys of the "mcpfs" object and its parts.
 var (
 	settingsKeys = []string{"imports", "limits", "sandbox", "pool", "engine", "tools", "audit"}
-	engineKeys   = []string{"idle"}
+	engineKeys   = []string{"idle", "treeMemory"}
 	importsKeys  = []string{"allow", "deny"}
 	limitsKeys   = []string{"timeout", "maxTimeout", "memory", "output", "outputFile", "concurrentCalls"}
 )
@@ -83,7 +83,13 @@ func (p *configParser) settings(cfg *Config, v *jsonValue) error {
 	return nil
 }
 
-// engine reads "engine": {"idle": "10m"}.
+// Bounds of engine.treeMemory.
+const (
+	minTreeMemory = 1 << 20
+	maxTreeMemory = 64 << 30
+)
+
+// engine reads "engine": {"idle": "10m", "treeMemory": "48MiB"}.
 func (p *configParser) engine(s *Settings, v *jsonValue, path string) error {
 	if err := p.wantKind(v, path, jsonObject, `an object like {"idle": "10m"}`); err != nil {
 		return err
@@ -100,6 +106,12 @@ func (p *configParser) engine(s *Settings, v *jsonValue, path string) error {
 				return err
 			}
 			s.EngineIdle = d
+		case "treeMemory":
+			n, err := p.byteSize(f.Value, fpath, minTreeMemory, maxTreeMemory)
+			if err != nil {
+				return err
+			}
+			s.TreeMemory = n
 		default:
 			return p.unknownKey(f, fpath, engineKeys)
 		}
@@ -445,6 +457,6 @@ func (s Settings) Equal(t Settings) bool {
 		a.Timeout == b.Timeout && a.MaxTimeout == b.MaxTimeout &&
 		a.Memory == b.Memory && a.Output == b.Output && a.OutputFile == b.OutputFile &&
 		a.ConcurrentCalls == b.ConcurrentCalls && a.Sandbox == b.Sandbox &&
-		pool(a.Pool) == pool(b.Pool) && a.EngineIdle == b.EngineIdle &&
+		pool(a.Pool) == pool(b.Pool) && a.EngineIdle == b.EngineIdle && a.TreeMemory == b.TreeMemory &&
 		a.Tools.Equal(&b.Tools) && a.Audit == b.Audit
 }

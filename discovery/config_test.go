@@ -158,6 +158,7 @@ func TestParseErrors(t *testing.T) {
 		{"limits memory words", m + `{"limits": {"memory": "lots"}}}`, "mcpfs.limits.memory", 1, 51, `got "lots"`},
 		{"limits memory fraction", m + `{"limits": {"memory": 1.5e9}}}`, "mcpfs.limits.memory", 1, 51, "want a whole number of bytes"},
 		{"limits memory huge", m + `{"limits": {"memory": "2TiB"}}}`, "mcpfs.limits.memory", 1, 51, "2TiB is over the maximum of 1TiB"},
+		{"engine treeMemory small", m + `{"engine": {"treeMemory": "100KiB"}}}`, "mcpfs.engine.treeMemory", 1, 55, "100KiB is below the minimum of 1MiB"},
 		{"limits memory an array", m + `{"limits": {"memory": [1]}}}`, "mcpfs.limits.memory", 1, 51, "got an array"},
 		{"limits output tiny", m + `{"limits": {"output": 10}}}`, "mcpfs.limits.output", 1, 51, "10B is below the minimum of 1KiB"},
 		{"limits output over file", m + `{"limits": {"outputFile": "1MiB", "output": "2MiB"}}}`, "mcpfs.limits.output", 1, 73, "output 2MiB is over outputFile 1MiB (at 1:55)"},
@@ -983,6 +984,7 @@ func TestParseSettings(t *testing.T) {
 		{"decimal units", m + `{"limits": {"memory": "2GB", "output": "100kB"}}}`,
 			Settings{Memory: 2e9, Output: 1e5}},
 		{"pool zero", m + `{"pool": 0, "sandbox": "auto"}}`, Settings{Pool: pool(0), Sandbox: "auto"}},
+		{"engine", m + `{"engine": {"idle": "1h", "treeMemory": "16MiB"}}}`, Settings{EngineIdle: time.Hour, TreeMemory: 16 << 20}},
 		{"vscode dialect", `{"servers": {}, "mcpfs": {"limits": {"maxTimeout": "1h"}}}`, Settings{MaxTimeout: time.Hour}},
 	}
 	for _, tt := range tests {

@@ -130,6 +130,9 @@ type Settings struct {
 	// EngineIdle (engine.idle) is how long the resident engine stays up
 	// with no command, mount or client using it; 0 when not set.
 	EngineIdle time.Duration
+	// TreeMemory (engine.treeMemory) bounds the bytes of generated server
+	// packages the engine keeps (fs.GenCache); 0 when not set.
+	TreeMemory int64
 	// Tools (tools) is the tool policy: which tools the tree shows and
 	// calls may reach, and whether their definitions are pinned.
 	Tools policy.Policy

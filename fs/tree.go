@@ -30,6 +30,10 @@ type Options struct {
 	// in README.md (skills.ForTree makes them from a skills.Store). A
 	// skill whose name is not a Go package name is left out.
 	Skills []Skill
+	// Cache holds the generated server packages within its bound; trees
+	// given one cache share the bound. Nil: a cache of the tree's own,
+	// bounded at DefaultGenerated.
+	Cache *GenCache
 }
 
 // Skill is a saved skill as the tree shows it: skills/<Name>/<file>.
@@ -43,7 +47,9 @@ type Skill struct {
 
 // Tree is the file tree of one catalog snapshot. It implements io/fs.FS,
 // ReadDirFS, ReadFileFS and StatFS, and is safe for concurrent use. Server
-// packages are generated the first time something looks inside them.
+// packages are generated the first time something looks inside them, and
+// kept within the bound of the tree's GenCache (dropped and generated
+// again when memory is short).
 type Tree struct {
 	cat     *catalog.Catalog
 	modTime time.Time
@@ -52,13 +58,8 @@ type Tree struct {
 	root     *dir // everything but the contents of servers/<s>/
 
 	servers map[string]*lazyServer
+	cache   *GenCache
 	skills  []Skill // sorted by name
-}
-
-type lazyServer struct {
-	snap catalog.ServerSnapshot
-	once sync.Once
-	dir  *dir
 }
 
 var (
@@ -73,12 +74,15 @@ func New(cat *catalog.Catalog, opts Options) *Tree {
 	if cat == nil {
 		cat = &catalog.Catalog{}
 	}
-	t := &Tree{cat: cat, modTime: opts.ModTime, servers: make(map[string]*lazyServer, len(cat.Servers))}
+	t := &Tree{cat: cat, modTime: opts.ModTime, servers: make(map[string]*lazyServer, len(cat.Servers)), cache: opts.Cache}
 	if t.modTime.IsZero() {
 		t.modTime = time.Now()
 	}
+	if t.cache == nil {
+		t.cache = NewGenCache(0)
+	}
 	for _, s := range cat.Servers {
-		t.servers[s.Name] = &lazyServer{snap: s}
+		t.servers[s.Name] = &lazyServer{snap: s, cache: t.cache}
 	}
 	t.skills = sortedSkills(opts.Skills)
 	return t
@@ -88,7 +92,7 @@ func New(cat *catalog.Catalog, opts Options) *Tree {
 // with the given skills in place of t's. Server packages already
 // generated are shared, not generated again.
 func (t *Tree) WithSkills(list []Skill) *Tree {
-	return &Tree{cat: t.cat, modTime: t.modTime, servers: t.servers, skills: sortedSkills(list)}
+	return &Tree{cat: t.cat, modTime: t.modTime, servers: t.servers, cache: t.cache, skills: sortedSkills(list)}
 }
 
 // Skills returns the skills in the tree, sorted by name.
@@ -142,6 +146,20 @@ func (t *Tree) ReadFile(name string) ([]byte, error) {
 		return nil, &iofs.PathError{Op: "readfile", Path: name, Err: ErrIsDir}
 	}
 	return slices.Clone(n.data), nil
+}
+
+// Bytes returns the contents of the named file without copying them:
+// the caller must not modify them. A server package dropped from the
+// tree's cache since is generated again, with the same bytes.
+func (t *Tree) Bytes(name string) ([]byte, error) {
+	n, err := t.lookup("read", name)
+	if err != nil {
+		return nil, err
+	}
+	if n.isDir {
+		return nil, &iofs.PathError{Op: "read", Path: name, Err: ErrIsDir}
+	}
+	return n.data, nil
 }
 
 // ReadDir lists the named directory, sorted by name.
@@ -211,17 +229,10 @@ func (t *Tree) lookup(op, name string) (*node, error) {
 }
 
 // serverNode returns the generated directory of one server.
-func (t *Tree) serverNode(ls *lazyServer) *node {
-	ls.once.Do(func() {
-		d := newDir(ls.snap.Name, t.modTime)
-		for _, f := range gen.Server(ls.snap) {
-			rel := strings.TrimPrefix(f.Path, ServersDir+"/"+ls.snap.Name+"/")
-			d.add(rel, f.Data, t.modTime)
-		}
-		ls.dir = d
-	})
-	return ls.dir.node
-}
+func (t *Tree) serverNode(ls *lazyServer) *node { return ls.get(t.modTime).node }
+
+// GenCache returns the cache that holds the tree's generated packages.
+func (t *Tree) GenCache() *GenCache { return t.cache }
 
 func (t *Tree) buildRoot() {
 	root := newDir(".", t.modTime)

@@ -53,6 +53,7 @@ var rules = []struct {
 	{pkg: "exec/check", denyAll: netAndKernel},
 	{pkg: "exec/check/internal/mkstd"},
 	{pkg: "exec/internal/shim", denyAll: netAndKernel},
+	{pkg: "exec/internal/stdsyms", denyAll: kernelAndNet},
 	{pkg: "exec/internal/sandbox"},
 
 	// Discovery: connections and calls; it knows nothing of the tree.
@@ -75,7 +76,7 @@ var rules = []struct {
 	{pkg: "fs/fuse", mcpfs: append([]string{"fs/internal/..."}, skillsLayer...)},
 
 	// Running snippets.
-	{pkg: "exec/worker", mcpfs: []string{"exec/check", "exec/check/...", "exec/internal/shim", "exec/internal/sandbox", "fs/gen/runtime/mcp"}},
+	{pkg: "exec/worker", mcpfs: []string{"exec/check", "exec/check/...", "exec/internal/shim", "exec/internal/stdsyms", "exec/internal/sandbox", "fs/gen/runtime/mcp"}},
 	{pkg: "exec", mcpfs: append([]string{"exec/..."}, fsLayer...)},
 	{pkg: "cmd/internal/mcpserver", mcpfs: []string{"discovery/...", "fs", "fs/...", "exec", "exec/...", "skills", "cache"}},
 

@@ -59,6 +59,8 @@ type env struct {
 
 	mu     sync.Mutex
 	mounts []*fuse.Mounted
+	// forget unregisters a mount's clean-up on interrupt.
+	forget map[*fuse.Mounted]func()
 }
 
 func builtins() map[string]func() *server.MCPServer {
@@ -84,7 +86,7 @@ func npmBins() (map[string]string, string) {
 // newEnv writes the config, starts every server and waits until all are
 // ready.
 func newEnv(ctx context.Context, opts options, count *counter) (_ *env, err error) {
-	e := &env{opts: opts, log: opts.log, count: count}
+	e := &env{opts: opts, log: opts.log, count: count, forget: map[*fuse.Mounted]func(){}}
 	if e.dir, err = os.MkdirTemp("", "mcpfs-bench-"); err != nil {
 		return nil, fmt.Errorf("make a scratch folder: %w", err)
 	}
@@ -186,6 +188,10 @@ func (e *env) mount(t *mcpfs.Tree) (*fuse.Mounted, error) {
 	e.mu.Lock()
 	e.mounts = append(e.mounts, m)
 	e.mu.Unlock()
+	remove := onInterrupt(func() { m.Unmount() })
+	e.mu.Lock()
+	e.forget[m] = remove
+	e.mu.Unlock()
 	return m, nil
 }
 
@@ -196,6 +202,10 @@ func (e *env) unmount(m *fuse.Mounted) {
 	waitUnmounted(m, e.log)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if remove := e.forget[m]; remove != nil {
+		remove()
+		delete(e.forget, m)
+	}
 	for i, x := range e.mounts {
 		if x == m {
 			e.mounts = append(e.mounts[:i], e.mounts[i+1:]...)

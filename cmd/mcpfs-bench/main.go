@@ -37,9 +37,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/mcpfs/mcpfs/exec/worker"
 )
@@ -106,7 +104,8 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 	opts.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	opts.command = strings.TrimSpace("go run ./cmd/mcpfs-bench " + strings.Join(args, " "))
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// An interrupted bench unmounts what it mounted (see interrupt.go).
+	ctx, stop := handleInterrupts(context.Background(), os.Stderr)
 	defer stop()
 	if goBenchOnly {
 		if err := runGoBenchOnly(ctx, opts, benchMD, stdout); err != nil {

@@ -152,6 +152,13 @@ func (g *globals) engineStatus(ctx context.Context, asJSON bool) error {
 	fmt.Fprintf(w, "configs served:\t%s\n", strings.Join(st.Configs, ", "))
 	fmt.Fprintf(w, "commands:\t%d running, %d served\n", st.Commands, st.Served)
 	fmt.Fprintf(w, "memory:\t%s\n", byteSize(st.RSS))
+	if t := st.Tree; t != nil {
+		bound := "no bound"
+		if t.Max >= 0 {
+			bound = "at most " + byteSize(t.Max)
+		}
+		fmt.Fprintf(w, "tree:\t%s in %s generated (%s; %d generated, %d dropped so far)\n", byteSize(t.Bytes), plural(t.Packages, "package"), bound, t.Generated, t.Evicted)
+	}
 	fmt.Fprintf(w, "cache:\t%s\n", st.Cache)
 	fmt.Fprintf(w, "socket:\t%s\n", st.Socket)
 	fmt.Fprintf(w, "log:\t%s\n", st.Log)

@@ -24,6 +24,7 @@ import (
 	"github.com/mcpfs/mcpfs/cache"
 	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 	"github.com/mcpfs/mcpfs/discovery"
+	mcpfs "github.com/mcpfs/mcpfs/fs"
 )
 
 const (
@@ -55,6 +56,8 @@ type engineStatus struct {
 	Cache    string         `json:"cache"`
 	Configs  []string       `json:"configs"`
 	Servers  []engineServer `json:"servers"`
+	// Tree is what the config's tree holds of generated packages.
+	Tree *mcpfs.GenStats `json:"tree,omitempty"`
 }
 
 // engineServer is one server in an engineStatus.
@@ -573,6 +576,8 @@ func (s *residentServer) status(path string) *engineStatus {
 		st.Cache = "none: " + s.cacheWhy
 	}
 	if e != nil {
+		ts := e.Tree().GenCache().Stats()
+		st.Tree = &ts
 		for _, sv := range e.Catalog().Servers {
 			st.Servers = append(st.Servers, engineServer{Name: sv.Name, State: string(sv.State), Tools: len(sv.Tools), Error: oneLine(sv.Err)})
 		}

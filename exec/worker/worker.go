@@ -19,11 +19,11 @@ import (
 	_ "time/tzdata" // time zones without file access
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/mcpfs/mcpfs/exec/check"
 	"github.com/mcpfs/mcpfs/exec/internal/sandbox"
 	"github.com/mcpfs/mcpfs/exec/internal/shim"
+	"github.com/mcpfs/mcpfs/exec/internal/stdsyms"
 	"github.com/mcpfs/mcpfs/fs/gen/runtime/mcp"
 )
 
@@ -335,7 +335,7 @@ func allowed(unrestricted bool) interp.Exports {
 			allow[p] = true
 		}
 		allowSyms = interp.Exports{}
-		for k, v := range stdlib.Symbols {
+		for k, v := range stdsyms.Exports() {
 			if k == "." || allow[path.Dir(k)] {
 				allowSyms[k] = v
 			}

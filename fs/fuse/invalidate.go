@@ -54,7 +54,7 @@ func (m *Mounted) invalidateDir(old, new *mcpfs.Tree, p string, in *fusefs.Inode
 			}
 			m.invalidateDir(old, new, q, child)
 		case *fileNode:
-			data, err := new.ReadFile(q)
+			data, err := new.Bytes(q)
 			if err != nil {
 				m.notifyDelete(in, p, name, child)
 				continue

@@ -22,15 +22,37 @@ type dirNode struct {
 }
 
 // fileNode is a file with the bytes it was looked up with. Its content
-// never changes; a changed file is a new fileNode with a new inode.
+// never changes; a changed file is a new fileNode with a new inode. A
+// file of the tree keeps the tree it was looked up in, not its bytes: the
+// tree bounds what it keeps of them (fs.GenCache) and makes the same bytes
+// again when asked, so a mount holds no copy of every file it served.
 type fileNode struct {
 	fusefs.Inode
 	m     *Mounted
 	path  string
-	data  []byte
+	tree  *mcpfs.Tree // the tree the bytes come from; nil: data
+	data  []byte      // the bytes of a file made by the mount (search/)
+	size  int
 	sum   uint64
 	mtime time.Time
 	ro    bool // served by the read-only connection of servers/
+}
+
+// bytes returns the file's contents.
+func (f *fileNode) bytes() ([]byte, syscall.Errno) {
+	if f.tree == nil {
+		return f.data, 0
+	}
+	b, err := f.tree.Bytes(f.path)
+	if err != nil {
+		return nil, f.m.errno("read", f.path, err)
+	}
+	if len(b) != f.size {
+		// The generator is pure: this is a bug, not a race.
+		f.m.log.Error("a tree file changed size while served", "path", f.path, "size", f.size, "now", len(b))
+		return nil, syscall.EIO
+	}
+	return b, 0
 }
 
 var (
@@ -96,13 +118,13 @@ func (m *Mounted) newNode(p string) (fusefs.InodeEmbedder, syscall.Errno) {
 		m.ids.dir(p, info.ModTime())
 		return &dirNode{m: m, path: p}, 0
 	}
-	data, err := t.ReadFile(p)
+	data, err := t.Bytes(p)
 	if err != nil {
 		return nil, m.errno("lookup", p, err)
 	}
 	sum := m.ids.sum(data)
 	_, mtime := m.ids.file(p, sum, info.ModTime())
-	return &fileNode{m: m, path: p, data: data, sum: sum, mtime: mtime}, 0
+	return &fileNode{m: m, path: p, tree: t, size: len(data), sum: sum, mtime: mtime}, 0
 }
 
 // Readdir lists the directory in the current tree.
@@ -126,7 +148,7 @@ func (d *dirNode) Readdir(ctx context.Context) (fusefs.DirStream, syscall.Errno)
 		if e.IsDir() {
 			de.Mode = syscall.S_IFDIR
 			de.Ino, _ = d.m.ids.dir(p, mtime)
-		} else if data, err := t.ReadFile(p); err == nil {
+		} else if data, err := t.Bytes(p); err == nil {
 			// The number Lookup will give it, so that readdir's d_ino
 			// matches stat's st_ino.
 			de.Ino, _ = d.m.ids.file(p, d.m.ids.sum(data), mtime)
@@ -206,7 +228,7 @@ func (f *fileNode) fillAttr(a *gofuse.Attr) uint64 {
 	a.Ino = ino
 	a.Mode = syscall.S_IFREG | 0o444
 	a.Nlink = 1
-	a.Size = uint64(len(f.data))
+	a.Size = uint64(f.size)
 	setTimes(a, f.mtime)
 	setOwner(a)
 	a.Blksize = 4096
@@ -234,11 +256,15 @@ func (f *fileNode) Read(ctx context.Context, fh fusefs.FileHandle, dest []byte, 
 	if off < 0 {
 		return nil, syscall.EINVAL
 	}
-	if off >= int64(len(f.data)) {
+	if off >= int64(f.size) {
 		return gofuse.ReadResultData(nil), 0
 	}
-	end := min(off+int64(len(dest)), int64(len(f.data)))
-	return gofuse.ReadResultData(f.data[off:end]), 0
+	data, errno := f.bytes()
+	if errno != 0 {
+		return nil, errno
+	}
+	end := min(off+int64(len(dest)), int64(len(data)))
+	return gofuse.ReadResultData(data[off:end]), 0
 }
 
 // Access refuses write and execute access.

@@ -84,7 +84,7 @@ func (d *searchDirNode) Lookup(ctx context.Context, name string, out *gofuse.Ent
 		data = d.m.search(query)
 	}
 	p := SearchDir + "/" + name
-	f := &fileNode{m: d.m, path: p, data: data, sum: d.m.ids.sum(data)}
+	f := &fileNode{m: d.m, path: p, data: data, size: len(data), sum: d.m.ids.sum(data)}
 	_, f.mtime = d.m.ids.file(p, f.sum, time.Time{})
 	ino := f.fillAttr(&out.Attr)
 	out.SetEntryTimeout(uncached)

@@ -299,10 +299,10 @@ func (x *Index) concepts(query string) []concept {
 			}
 			c.alts = append(c.alts, alt{terms: ps, weight: 1})
 		}
-		for _, s := range theVocab.synonyms[t] {
+		for _, s := range theVocab().synonyms[t] {
 			c.alts = append(c.alts, alt{terms: []string{s}, weight: synonymWeight})
 		}
-		for _, r := range theVocab.related[t] {
+		for _, r := range theVocab().related[t] {
 			c.alts = append(c.alts, alt{terms: r, weight: relatedWeight})
 		}
 		if !x.knows(c) {
@@ -318,7 +318,7 @@ func (x *Index) concepts(query string) []concept {
 // page" is "open web page"). It returns how many words of ws it spans.
 func matchPhrase(ws []string) (phrase, int, bool) {
 	best, span, found := phrase{}, 0, false
-	for _, p := range theVocab.phrases {
+	for _, p := range theVocab().phrases {
 		if found && len(p.words) <= len(best.words) {
 			continue
 		}

@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // The vocabulary: the words people use for what tools do and what they act
 // on, mapped to the words tool names and descriptions use. It is written
@@ -257,7 +260,9 @@ type phrase struct {
 	to    [][]string // alternatives: each a list of stems, all to match
 }
 
-var theVocab = parseVocab()
+// theVocab is the parsed vocabulary, built on first use: every mcpfs
+// command links this package, few search.
+var theVocab = sync.OnceValue(parseVocab)
 
 func parseVocab() *vocab {
 	v := &vocab{synonyms: map[string][]string{}, related: map[string][][]string{}}

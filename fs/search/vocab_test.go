@@ -28,7 +28,7 @@ func TestVocab(t *testing.T) {
 			t.Errorf("related %q: want words: words", line)
 		}
 	}
-	for _, p := range theVocab.phrases {
+	for _, p := range theVocab().phrases {
 		if len(p.words) == 0 || len(p.to) == 0 {
 			t.Errorf("phrase %q: want words and what they mean", p.words)
 		}

@@ -107,6 +107,7 @@ type Engine struct {
 	stopSkills      func()        // stops following the skill store
 	followed        chan struct{} // closed when the watch loop ends
 	closeOnce       sync.Once
+	genCache        *mcpfs.GenCache
 }
 
 // Options configure an Engine.
@@ -145,6 +146,11 @@ type Options struct {
 	CacheWhy string
 	// Shared: the cache is given, or there is none (CacheWhy).
 	Shared bool
+	// TreeMemory bounds the bytes of generated server packages the
+	// engine's trees keep (see fs.GenCache) when the config's
+	// mcpfs.engine.treeMemory does not; 0 means fs.DefaultGenerated,
+	// negative no bound.
+	TreeMemory int64
 	// Getenv expands ${VAR} in the config file when an edit makes the
 	// engine read it again: the environment it was loaded with (a
 	// resident engine serves commands from other environments). Nil means
@@ -241,7 +247,10 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		e.skillsKey, e.treeSkills = skillsState(st.List())
 	}
 	e.treeGen, e.treeShapes = e.trust.Gen(), e.shapesGen()
-	e.tree.Store(mcpfs.New(e.withShapes(e.trust.Apply(e.sup.Catalog())), mcpfs.Options{Skills: e.treeSkills}))
+	// Every tree the engine publishes keeps its generated packages in one
+	// cache, within one bound.
+	e.genCache = mcpfs.NewGenCache(cmp.Or(cfg.Settings.TreeMemory, opts.TreeMemory))
+	e.tree.Store(mcpfs.New(e.withShapes(e.trust.Apply(e.sup.Catalog())), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache}))
 	updates, stop := e.sup.Watch()
 	e.stopSup = stop
 	go func() {
@@ -390,7 +399,7 @@ func (e *Engine) publish(cat *discovery.Catalog) *mcpfs.Tree {
 		cat = e.sup.Catalog() // a new policy, trust or learned type: the newest catalog
 	}
 	e.treeGen, e.treeShapes = gen, shapes
-	t := mcpfs.New(e.withShapes(e.trust.Apply(cat)), mcpfs.Options{Skills: e.treeSkills})
+	t := mcpfs.New(e.withShapes(e.trust.Apply(cat)), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache})
 	e.tree.Store(t)
 	e.notify(t)
 	return t

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -87,15 +90,29 @@ func (s *store) load(server string) (*serverPins, error) {
 	if ok && err == nil && stampOf(fi) == sp.stamp {
 		return sp, nil
 	}
+	sp, err = s.read(server, fi)
+	if err != nil {
+		return nil, err
+	}
+	if sp == nil {
+		delete(s.servers, server)
+		return nil, nil
+	}
+	s.servers[server] = sp
+	return sp, nil
+}
+
+// read reads the pin file of server, whose stat is fi (nil when unknown);
+// nil when there is none. It does not touch s.servers.
+func (s *store) read(server string, fi os.FileInfo) (*serverPins, error) {
 	data, err := os.ReadFile(s.file(server))
 	if os.IsNotExist(err) {
-		delete(s.servers, server)
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read pins of %q: %w", server, err)
 	}
-	sp = &serverPins{}
+	sp := &serverPins{}
 	if fi != nil {
 		sp.stamp = stampOf(fi)
 	}
@@ -105,8 +122,55 @@ func (s *store) load(server string) (*serverPins, error) {
 	if sp.Tools == nil {
 		sp.Tools = map[string]Pin{}
 	}
-	s.servers[server] = sp
 	return sp, nil
+}
+
+// preload reads the pin files of servers that are not loaded, or changed
+// since, decoding them in parallel: at an engine's start they are every
+// server's, megabytes of JSON. What fails to read is left to load, which
+// reports it.
+func (s *store) preload(servers []string) {
+	if s.dir == "" {
+		return
+	}
+	type job struct {
+		name string
+		fi   os.FileInfo
+		sp   *serverPins
+	}
+	var jobs []*job
+	for _, name := range servers {
+		fi, err := os.Stat(s.file(name))
+		if err != nil {
+			continue
+		}
+		if sp, ok := s.servers[name]; ok && stampOf(fi) == sp.stamp {
+			continue
+		}
+		jobs = append(jobs, &job{name: name, fi: fi})
+	}
+	if len(jobs) < 2 {
+		return
+	}
+	var (
+		wg   sync.WaitGroup
+		next atomic.Int64
+	)
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(len(jobs)); i = next.Add(1) - 1 {
+				jobs[i].sp, _ = s.read(jobs[i].name, jobs[i].fi)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		if j.sp != nil {
+			s.servers[j.name] = j.sp
+		}
+	}
 }
 
 // save writes the pins of server, 0600, replacing the file atomically.

@@ -30,7 +30,8 @@ type View struct {
 	policy policy.Policy
 	pins   store
 	gen    uint64
-	hashes map[string]string // Hash by definition, as Apply sees the same ones again and again
+	hashes map[string]string  // Hash by definition, as Apply sees the same ones again and again
+	memo   map[string]applied // the last Apply's result per server
 }
 
 // maxHashes bounds View.hashes; past it, the memo starts afresh.
@@ -90,17 +91,110 @@ func (v *View) Apply(cat *discovery.Catalog) *discovery.Catalog {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	out := &discovery.Catalog{Version: cat.Version, Servers: make([]discovery.ServerSnapshot, len(cat.Servers))}
-	for i, s := range cat.Servers {
-		out.Servers[i] = v.server(s)
+	memo := make(map[string]applied, len(cat.Servers))
+	var pinned []string
+	for _, s := range cat.Servers {
+		if v.policy.Pinning(s.Name, s.Key) {
+			pinned = append(pinned, s.Name)
+		}
 	}
+	v.pins.preload(pinned)
+	for i, s := range cat.Servers {
+		out.Servers[i] = v.server(s, memo)
+	}
+	v.memo = memo
 	return out
 }
 
-// server is Apply for one server. v.mu is held.
-func (v *View) server(s discovery.ServerSnapshot) discovery.ServerSnapshot {
+// applied is what Apply made of one server's tools, kept for the next
+// Apply: a catalog is published on every change of any server, and the
+// servers that did not change keep their tools slice (snapshots are
+// immutable), so their result is reused instead of computed again.
+type applied struct {
+	key     string
+	in      []discovery.Tool // the live tools (compared by identity)
+	gen     uint64
+	pinning bool
+	pins    *serverPins
+	stamp   fileStamp
+	out     []discovery.Tool
+}
+
+// sameJSON reports whether a and b are the same JSON text but for the
+// white space between tokens. It may say false for equal values written
+// differently (escapes, key order); callers then compare hashes.
+func sameJSON(a, b []byte) bool {
+	i, j := 0, 0
+	inString, escaped := false, false
+	for {
+		if !inString {
+			for i < len(a) && isSpace(a[i]) {
+				i++
+			}
+			for j < len(b) && isSpace(b[j]) {
+				j++
+			}
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		c := a[i]
+		if c != b[j] {
+			return false
+		}
+		i++
+		j++
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		}
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// sameTools reports whether a and b are the same slice.
+func sameTools(a, b []discovery.Tool) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// server is Apply for one server, reusing the last Apply's result when
+// nothing it depends on changed; memo collects this Apply's results.
+// v.mu is held.
+func (v *View) server(s discovery.ServerSnapshot, memo map[string]applied) discovery.ServerSnapshot {
+	pinning := v.policy.Pinning(s.Name, s.Key)
+	var sp *serverPins
+	if pinning {
+		sp, _ = v.pins.load(s.Name) // an error is reported by pin
+	}
+	if m, ok := v.memo[s.Name]; ok && m.key == s.Key && m.gen == v.gen && m.pinning == pinning &&
+		m.pins == sp && (sp == nil || m.stamp == sp.stamp) && sameTools(m.in, s.Tools) {
+		memo[s.Name] = m
+		s.Tools = m.out
+		return s
+	}
+	in := s.Tools
+	s = v.applyServer(s, pinning)
+	m := applied{key: s.Key, in: in, gen: v.gen, pinning: pinning, out: s.Tools}
+	if pinning {
+		// After pin: it may have pinned new tools (and saved the file).
+		if m.pins, _ = v.pins.load(s.Name); m.pins != nil {
+			m.stamp = m.pins.stamp
+		}
+	}
+	memo[s.Name] = m
+	return s
+}
+
+// applyServer computes Apply for one server. v.mu is held.
+func (v *View) applyServer(s discovery.ServerSnapshot, pinning bool) discovery.ServerSnapshot {
 	shown := s.Tools
 	var pinned map[string]json.RawMessage
-	if v.policy.Pinning(s.Name, s.Key) {
+	if pinning {
 		shown, pinned = v.pin(s)
 	}
 	tools := make([]discovery.Tool, 0, len(shown))
@@ -143,8 +237,15 @@ func (v *View) pin(s discovery.ServerSnapshot) ([]discovery.Tool, map[string]jso
 	var differ map[string]json.RawMessage
 	for i, t := range s.Tools {
 		shown[i] = t
-		h := v.hash(t.Raw)
 		p, ok := sp.Tools[t.Name]
+		if ok && !p.New && sameJSON(p.Def, t.Raw) {
+			// The pinned definition (the file keeps it indented): the
+			// same hash, and nothing to mark. (Hashing parses the
+			// definition: at thousands of tools, most of an engine's
+			// start.)
+			continue
+		}
+		h := v.hash(t.Raw)
 		switch {
 		case !ok:
 			sp.Tools[t.Name] = Pin{Hash: h, Def: t.Raw, Pinned: now, New: !first}

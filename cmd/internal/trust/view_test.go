@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpfs/mcpfs/discovery"
 	"github.com/mcpfs/mcpfs/discovery/policy"
@@ -189,5 +190,92 @@ func TestTwoViews(t *testing.T) {
 	}
 	if got := desc(t, b.Apply(live)); got["echo"] != "Two." {
 		t.Errorf("b after a's trust: %q", got)
+	}
+}
+
+// TestApplyReuse: a server whose tools slice is the one of the last Apply
+// gets the last result again, unless the policy, the pins (this view's or
+// another process's) or its tools changed.
+func TestApplyReuse(t *testing.T) {
+	dir := t.TempDir()
+	v := New(dir, policy.Policy{}, nil)
+	v.Apply(catalog(1, tool("echo", "Echo text.", true)))
+	live := catalog(2, tool("echo", "Echo text, changed.", true), tool("extra", "More.", true))
+	first := v.Apply(live)
+	again := v.Apply(&discovery.Catalog{Version: 3, Servers: live.Servers})
+	if !sameTools(first.Servers[0].Tools, again.Servers[0].Tools) {
+		t.Error("the same tools were applied again instead of reused")
+	}
+	if got := desc(t, again); !strings.HasPrefix(got["echo"], "[CHANGED") || !strings.HasPrefix(got["extra"], "[NEW") {
+		t.Errorf("reused: got %q", got)
+	}
+
+	// Another process trusts everything: the file changes.
+	other := New(dir, policy.Policy{}, nil)
+	if _, err := other.Trust(live, "docs", nil); err != nil {
+		t.Fatal(err)
+	}
+	// The stamp is the file's mtime and size: make sure they differ.
+	fi, _ := os.Stat(filepath.Join(dir, "docs.json"))
+	os.Chtimes(filepath.Join(dir, "docs.json"), fi.ModTime(), fi.ModTime().Add(time.Second))
+	if got := desc(t, v.Apply(live)); got["echo"] != "Echo text, changed." || got["extra"] != "More." {
+		t.Errorf("after another process trusted the tools: got %q", got)
+	}
+
+	// The policy changes: denied tools go at once.
+	v.SetPolicy(policy.Policy{Global: policy.Scope{Deny: []policy.Pattern{{Glob: "extra"}}}})
+	if got := desc(t, v.Apply(live)); len(got) != 1 || got["echo"] == "" {
+		t.Errorf("after denying extra: got %q", got)
+	}
+}
+
+func TestSameJSON(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":1,"b":"x y"}`, "{\n  \"a\": 1,\n  \"b\": \"x y\"\n}", true},
+		{`{"b":"x y"}`, `{"b":"xy"}`, false},
+		{`{"b":"x\"y"}`, `{"b": "x\"y"}`, true},
+		{`{"b":"x\\"}`, `{"b":"x\\" }`, true},
+		{`{"b":"x\\"}`, `{"b":"x\\ "}`, false},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`{"a":1}  `, `{"a":1}`, true},
+		{`[1,2]`, `[12]`, false},
+	}
+	for _, tt := range tests {
+		if got := sameJSON([]byte(tt.a), []byte(tt.b)); got != tt.want {
+			t.Errorf("sameJSON(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestPreload: a new view reads the pins of many servers at once (in
+// parallel) and applies each server's own.
+func TestPreload(t *testing.T) {
+	dir := t.TempDir()
+	cat := func(desc string) *discovery.Catalog {
+		c := &discovery.Catalog{Version: 1}
+		for _, name := range []string{"a", "b", "c", "d"} {
+			d := "Echo of " + name + "."
+			if name == "c" {
+				d = desc
+			}
+			c.Servers = append(c.Servers, discovery.ServerSnapshot{Name: name, Key: name, State: discovery.StateReady, Tools: []discovery.Tool{tool("echo", d, true)}})
+		}
+		return c
+	}
+	New(dir, policy.Policy{}, nil).Apply(cat("Echo of c."))
+	out := New(dir, policy.Policy{}, nil).Apply(cat("Echo of c, and more."))
+	for _, s := range out.Servers {
+		var v struct{ Description string }
+		json.Unmarshal(s.Tools[0].Raw, &v)
+		want := "Echo of " + s.Name + "."
+		if s.Name == "c" {
+			want = "[CHANGED upstream; the pinned definition is shown: mcpfs diff c] Echo of c."
+		}
+		if v.Description != want {
+			t.Errorf("%s: %q, want %q", s.Name, v.Description, want)
+		}
 	}
 }
