@@ -49,6 +49,10 @@ require (
 // see cmd/internal/thirdparty/README.md.
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./cmd/internal/thirdparty/jsonschema
 
+// Badger returns a full disk met while writing as an error instead of
+// ending the process: see cmd/internal/thirdparty/README.md.
+replace github.com/dgraph-io/badger/v4 => ./cmd/internal/thirdparty/badger
+
 // Badger's mapped files get real blocks when made or grown, so that a full
 // disk is an error, not a SIGBUS: see cmd/internal/thirdparty/README.md.
 replace github.com/dgraph-io/ristretto/v2 => ./cmd/internal/thirdparty/ristretto
