@@ -357,7 +357,9 @@ func Open(opt Options) (*DB, error) {
 	}
 
 	// Initialize vlog struct.
-	db.vlog.init(db)
+	if err = db.vlog.init(db); err != nil { // mcpfs: an error, not log.Fatal
+		return db, y.Wrapf(err, "while opening the discard stats")
+	}
 
 	if !opt.ReadOnly {
 		db.closers.compactors = z.NewCloser(1)
@@ -1042,13 +1044,25 @@ var errNoRoom = errors.New("No room for write")
 // ensureRoomForWrite is always called serially. It blocks (without busy-polling)
 // until the current memtable can be flushed, i.e. until flushChan has room.
 func (db *DB) ensureRoomForWrite() error {
-	var err error
 	db.lock.Lock()
 	defer db.lock.Unlock()
 
-	y.AssertTrue(db.mt != nil) // A nil mt indicates that DB is being closed.
+	if db.mt == nil { // A nil mt indicates that DB is being closed.
+		return ErrDBClosed // mcpfs: an error, not an assertion that ends the process
+	}
 	if !db.mt.isFull() {
 		return nil
+	}
+
+	// mcpfs: the next memtable is made before the full one is handed to
+	// the flusher. Upstream made it after, and when that failed (no room
+	// on the disk for its file) db.mt stayed nil and the next write ended
+	// the process at the assertion above. Now the full memtable stays the
+	// current one, this write fails with the error, and the next write
+	// tries again.
+	next, err := db.newMemTable()
+	if err != nil {
+		return y.Wrapf(err, "cannot create new mem table")
 	}
 
 	for {
@@ -1058,10 +1072,7 @@ func (db *DB) ensureRoomForWrite() error {
 				db.mt.sl.MemSize(), len(db.flushChan))
 			// We manage to push this task. Let's modify imm.
 			db.imm = append(db.imm, db.mt)
-			db.mt, err = db.newMemTable()
-			if err != nil {
-				return y.Wrapf(err, "cannot create new mem table")
-			}
+			db.mt = next
 			// New memtable is empty. We certainly have room.
 			return nil
 		default:
@@ -1082,6 +1093,7 @@ func (db *DB) ensureRoomForWrite() error {
 			// drain, so waiting for room is safe and cannot deadlock). This matches
 			// the pre-cond behavior, which looped until the push succeeded.
 			if db.IsClosed() {
+				next.DecrRef() // mcpfs: unused; removes its file
 				return errNoRoom
 			}
 			db.flushCond.Wait()
@@ -1801,16 +1813,20 @@ func (db *DB) dropAll() (func(), error) {
 	db.lock.Lock()
 	defer db.lock.Unlock()
 
+	// mcpfs: the memtable for future writes is made first, so that when
+	// it cannot be (a full disk) the current one stays and no later call
+	// finds db.mt nil.
+	next, err := db.newMemTable()
+	if err != nil {
+		return resume, y.Wrapf(err, "cannot open new memtable")
+	}
 	// Remove inmemory tables. Calling DecrRef for safety. Not sure if they're absolutely needed.
 	db.mt.DecrRef()
 	for _, mt := range db.imm {
 		mt.DecrRef()
 	}
 	db.imm = db.imm[:0]
-	db.mt, err = db.newMemTable() // Set it up for future writes.
-	if err != nil {
-		return resume, y.Wrapf(err, "cannot open new memtable")
-	}
+	db.mt = next // Set it up for future writes.
 
 	num, err := db.lc.dropTree()
 	if err != nil {

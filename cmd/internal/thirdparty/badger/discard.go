@@ -126,7 +126,15 @@ func (lf *discardStats) Update(fidu uint32, discard int64) int64 {
 	// Move to next slot.
 	lf.nextEmptySlot++
 	for lf.nextEmptySlot >= lf.maxSlot() {
-		y.Check(lf.Truncate(2 * int64(len(lf.Data))))
+		// mcpfs: upstream ended the process here (y.Check) when the file
+		// could not grow (a full disk). The new entry, a hint for value
+		// log GC, is dropped instead.
+		if err := lf.Truncate(2 * int64(len(lf.Data))); err != nil {
+			lf.opt.Errorf("while growing the discard stats: %v; the entry for value log %d is dropped", err, fid)
+			lf.nextEmptySlot--
+			lf.zeroOut()
+			return 0
+		}
 	}
 	lf.zeroOut()
 

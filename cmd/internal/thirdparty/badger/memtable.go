@@ -73,7 +73,7 @@ func (db *DB) openMemTables(opt Options) error {
 			flags = os.O_RDONLY
 		}
 		mt, err := db.openMemTable(fid, flags)
-		if err != nil {
+		if err != nil && err != z.NewFile { // mcpfs: an empty file is an empty memtable
 			return y.Wrapf(err, "while opening fid: %d", fid)
 		}
 		// If this memtable is empty we don't need to add it. This is a
@@ -143,6 +143,13 @@ func (db *DB) newMemTable() (*memTable, error) {
 
 	if err != nil {
 		db.opt.Errorf("Got error: %v for id: %d\n", err, db.nextMemFid)
+		// mcpfs: the empty file of a memtable that could not be made (no
+		// room for its blocks) is removed; upstream left it, and the next
+		// Open failed on it.
+		path := db.mtFilePath(db.nextMemFid)
+		if fi, serr := os.Stat(path); serr == nil && fi.Size() == 0 {
+			_ = os.Remove(path)
+		}
 		return nil, y.Wrapf(err, "newMemTable")
 	}
 	return nil, fmt.Errorf("File %s already exists", mt.wal.Fd.Name())

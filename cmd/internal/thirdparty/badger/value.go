@@ -558,26 +558,31 @@ func errFile(err error, path string, msg string) error {
 
 // init initializes the value log struct. This initialization needs to happen
 // before compactions start.
-func (vlog *valueLog) init(db *DB) {
+// mcpfs: it returns an error where upstream ended the process (y.Check)
+// when the discard stats file could not be made (a full disk).
+func (vlog *valueLog) init(db *DB) error {
 	vlog.opt = db.opt
 	vlog.db = db
 	// We don't need to open any vlog files or collect stats for GC if DB is opened
 	// in InMemory mode. InMemory mode doesn't create any files/directories on disk.
 	if vlog.opt.InMemory {
-		return
+		return nil
 	}
 	vlog.dirPath = vlog.opt.ValueDir
 
 	if vlog.opt.ReadOnly {
-		return
+		return nil
 	}
 
 	vlog.garbageCh = make(chan struct{}, 1) // Only allow one GC at a time.
 	lf, err := InitDiscardStats(vlog.opt)
-	y.Check(err)
+	if err != nil {
+		return err
+	}
 	vlog.discardStats = lf
 	// See TestPersistLFDiscardStats for purpose of statement below.
 	db.logToSyncChan(endVLogInitMsg)
+	return nil
 }
 
 func (vlog *valueLog) open(db *DB) error {
@@ -848,6 +853,9 @@ func (vlog *valueLog) write(reqs []*request) error {
 		// [Aman] Should this be >= or just >? Doesn't make sense to extend the file if it big enough already.
 		if int(endOffset) >= len(curlf.Data) {
 			if err := curlf.Truncate(int64(endOffset)); err != nil {
+				// mcpfs: no room to grow the file (a full disk): the
+				// offset goes back, so the next write leaves no hole.
+				vlog.writableLogOffset.Add(^(n - 1))
 				return err
 			}
 		}
