@@ -118,7 +118,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s := &Store{dir: dir, log: opts.Logger, opts: opts, guard: newGuard(dir, opts.Logger)}
 	if opts.InMemory {
-		db, err := openBadger(dir, opts, false)
+		db, err := openBadger(dir, opts, false, nil)
 		if err != nil {
 			return nil, fmt.Errorf("open cache in memory: %w", err)
 		}
@@ -133,7 +133,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	var db *badger.DB
 	var err error
 	if s.readOnly = unwritable(dir); s.readOnly == nil {
-		db, err = openBadger(dir, opts, false)
+		db, err = openBadger(dir, opts, false, s.guard)
 		switch {
 		case err == nil:
 		case errors.Is(err, ErrLocked):
@@ -147,7 +147,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 	}
 	if s.readOnly != nil {
-		db, err = openBadger(dir, opts, true)
+		db, err = openBadger(dir, opts, true, s.guard)
 		if errors.Is(err, ErrLocked) {
 			return nil, fmt.Errorf("open cache %s: %w", dir, err)
 		}
@@ -204,7 +204,7 @@ func (s *Store) setAside(why error) (*badger.DB, error) {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open cache %s: %w", s.dir, err)
 	}
-	db, err := openBadger(s.dir, s.opts, false)
+	db, err := openBadger(s.dir, s.opts, false, s.guard)
 	if err != nil {
 		return nil, fmt.Errorf("open cache %s: %w", s.dir, err)
 	}
@@ -212,12 +212,13 @@ func (s *Store) setAside(why error) (*badger.DB, error) {
 }
 
 // openBadger opens the database, turning Badger's lock failure into
-// ErrLocked and a panic on corrupt files into an error.
-func openBadger(dir string, opts Options, readOnly bool) (db *badger.DB, err error) {
+// ErrLocked and a panic on corrupt files into an error. Badger's messages
+// that the disk is full go to g (nil for an in-memory cache).
+func openBadger(dir string, opts Options, readOnly bool, g *guard) (db *badger.DB, err error) {
 	bo := badger.DefaultOptions(dir).
 		WithInMemory(opts.InMemory).
 		WithReadOnly(readOnly).
-		WithLogger(badgerLogger{opts.Logger}).
+		WithLogger(badgerLogger{opts.Logger, g}).
 		WithNumVersionsToKeep(1).
 		WithMemTableSize(memTableSize).
 		WithNumMemtables(2).
@@ -602,15 +603,27 @@ func (s *Store) Clear() error {
 
 // badgerLogger passes Badger's messages to slog: errors and warnings as
 // warnings (Badger's "errors" are mostly recoverable), the rest at debug
-// level.
-type badgerLogger struct{ log *slog.Logger }
+// level. An error or warning that says the disk is full goes to the
+// guard instead, which says so once and turns writes off until there is
+// room, and is repeated at debug level only: Badger retries a flush every
+// second and reports each write it refuses.
+type badgerLogger struct {
+	log   *slog.Logger
+	guard *guard // nil for an in-memory cache
+}
 
-func (l badgerLogger) Errorf(f string, a ...any) {
-	l.log.Warn("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
+func (l badgerLogger) warn(f string, a ...any) {
+	msg := "badger: " + strings.TrimSpace(fmt.Sprintf(f, a...))
+	if l.guard != nil && isNoSpace(errors.New(msg)) {
+		l.guard.failed("badger", errors.New(msg))
+		l.log.Debug(msg)
+		return
+	}
+	l.log.Warn(msg)
 }
-func (l badgerLogger) Warningf(f string, a ...any) {
-	l.log.Warn("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
-}
+
+func (l badgerLogger) Errorf(f string, a ...any)   { l.warn(f, a...) }
+func (l badgerLogger) Warningf(f string, a ...any) { l.warn(f, a...) }
 func (l badgerLogger) Infof(f string, a ...any) {
 	l.log.Debug("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
 }
