@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -47,6 +48,7 @@ func TestFullPastReserveHelper(t *testing.T) {
 	}
 	n, err := fill(filepath.Join(dir, "filler"))
 	fmt.Println("filled", n, err)
+	fds := openFiles()
 	small := []byte(strings.Repeat("v", 4<<10))  // in the LSM tree: fills memtables
 	large := []byte(strings.Repeat("w", 64<<10)) // in the value log
 	var (
@@ -72,6 +74,7 @@ func TestFullPastReserveHelper(t *testing.T) {
 		past("past-large-"+strconv.Itoa(i), large)
 	}
 	fmt.Printf("writes past the guard: %d failed, first error: %v\n", failed, firstErr)
+	fmt.Printf("descriptors opened by them: %d\n", openFiles()-fds)
 	s.StoreTools("after", ct)
 	loaded := 0
 	for i := range 20 {
@@ -99,6 +102,15 @@ func TestFullPastReserveHelper(t *testing.T) {
 	fmt.Println("survived")
 }
 
+// openFiles counts the process's open descriptors, after a collection
+// (an *os.File dropped unclosed is closed by its finalizer).
+func openFiles() int {
+	runtime.GC()
+	runtime.GC()
+	fds, _ := os.ReadDir("/proc/self/fd")
+	return len(fds)
+}
+
 // runExhaust runs TestFullPastReserveHelper on a new 96 MiB tmpfs with
 // env added, checks that it met the full disk inside Badger, said so
 // once, served the listings and survived, and returns the mount.
@@ -123,6 +135,9 @@ func runExhaust(t *testing.T, env ...string) string {
 	}
 	if n := strings.Count(string(out), "level=WARN"); n != 1 {
 		t.Errorf("warnings: got %d, want 1 (Badger's own reports of the full disk at debug level)", n)
+	}
+	if strings.Contains(string(out), "descriptors opened by them: ") && !strings.Contains(string(out), "descriptors opened by them: 0\n") {
+		t.Errorf("the failed writes left descriptors open")
 	}
 	if !strings.Contains(string(out), "loaded 20 of 20 on the full disk") {
 		t.Errorf("the listings stored before were not all served while the disk was full")
