@@ -21,8 +21,8 @@ import (
 // then lets another writer take every byte of the disk, the cache's
 // reserve included (as a process that takes more than the reserve within
 // one write would), and writes to Badger past the guard: 3 MiB in the LSM
-// tree and 3 MiB in the value log, so that Badger must make memtables and
-// a value log file and finds no room for them. Then writes, reads and
+// tree and 10 MiB in the value log, so that Badger must make memtables and
+// a value log file (past 8 MiB) and finds no room for them. Then writes, reads and
 // stats through the Store, space returns, more writes, and Close.
 // "survived" means Badger did not end the process.
 func TestFullPastReserveHelper(t *testing.T) {
@@ -70,7 +70,7 @@ func TestFullPastReserveHelper(t *testing.T) {
 	for i := range 768 {
 		past("past-small-"+strconv.Itoa(i), small)
 	}
-	for i := range 48 {
+	for i := range 160 {
 		past("past-large-"+strconv.Itoa(i), large)
 	}
 	fmt.Printf("writes past the guard: %d failed, first error: %v\n", failed, firstErr)

@@ -535,6 +535,13 @@ func (vlog *valueLog) createVlogFile() (*logFile, error) {
 	}
 	err := lf.open(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 2*vlog.opt.ValueLogFileSize)
 	if err != z.NewFile && err != nil {
+		// mcpfs: the empty file of a value log file that could not be
+		// made (no room for its blocks) is removed; upstream left it, so
+		// every later write failed with "file exists", even once there
+		// was room, and the next Open failed on it.
+		if fi, serr := os.Stat(path); serr == nil && fi.Size() == 0 {
+			_ = os.Remove(path)
+		}
 		return nil, err
 	}
 
@@ -613,8 +620,10 @@ func (vlog *valueLog) open(db *DB) error {
 		if vlog.opt.ReadOnly {
 			flags = os.O_RDONLY
 		}
+		// mcpfs: an empty file (left by a process that met a full disk)
+		// is an empty value log file, not an error.
 		if err := lf.open(vlog.fpath(fid), flags,
-			2*vlog.opt.ValueLogFileSize); err != nil {
+			2*vlog.opt.ValueLogFileSize); err != nil && err != z.NewFile {
 			return y.Wrapf(err, "Open existing file: %q", lf.path)
 		}
 		// We shouldn't delete the maxFid file.
