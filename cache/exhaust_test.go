@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -95,7 +97,10 @@ func TestFullPastReserveHelper(t *testing.T) {
 	}
 	s.StoreTools("room again", ct)
 	_, kept := s.LoadTools("room again")
-	fmt.Printf("kept after space returned: %v\n", kept)
+	// In the value log, after the writes it refused.
+	s.StoreResult("room again", json.RawMessage(`"`+strings.Repeat("x", 64<<10)+`"`), time.Hour)
+	_, keptResult := s.LoadResult("room again")
+	fmt.Printf("kept after space returned: %v, result %v\n", kept, keptResult)
 	if err := s.Close(); err != nil {
 		fmt.Println("close:", err)
 	}
@@ -142,6 +147,9 @@ func runExhaust(t *testing.T, env ...string) string {
 	if !strings.Contains(string(out), "loaded 20 of 20 on the full disk") {
 		t.Errorf("the listings stored before were not all served while the disk was full")
 	}
+	if !strings.Contains(string(out), "survived; exiting") && !strings.Contains(string(out), "kept after space returned: true, result true") {
+		t.Errorf("with room again, a listing and a result were not kept")
+	}
 	if !strings.Contains(string(out), `stats writes="off: `) {
 		t.Errorf("writes stay on after Badger met the full disk")
 	}
@@ -160,6 +168,11 @@ func TestFullPastReserve(t *testing.T) {
 	}
 	mnt := runExhaust(t)
 	checkListings(t, filepath.Join(mnt, "cache"), "after space returned", 20, false)
+	s := open(t, filepath.Join(mnt, "cache"), Options{})
+	defer s.Close()
+	if r, ok := s.LoadResult("room again"); !ok || len(r) != 64<<10+2 {
+		t.Errorf("the result written to the value log once there was room again: got %d bytes, %v; want it whole", len(r), ok)
+	}
 }
 
 // TestFullPastReserveExit is TestFullPastReserve with a process that ends

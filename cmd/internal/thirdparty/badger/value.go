@@ -862,9 +862,6 @@ func (vlog *valueLog) write(reqs []*request) error {
 		// [Aman] Should this be >= or just >? Doesn't make sense to extend the file if it big enough already.
 		if int(endOffset) >= len(curlf.Data) {
 			if err := curlf.Truncate(int64(endOffset)); err != nil {
-				// mcpfs: no room to grow the file (a full disk): the
-				// offset goes back, so the next write leaves no hole.
-				vlog.writableLogOffset.Add(^(n - 1))
 				return err
 			}
 		}
