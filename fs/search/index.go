@@ -193,11 +193,14 @@ func newIndex(docs []Doc, p params) *Index {
 			x.units = append(x.units, u)
 		}
 	}
-	x.docTerms = make([]map[string]float64, n)
+	x.docTerms = make([]map[string]float64, n) // for feedback and co-occurrence only
 	for i := range x.docTerms {
 		x.docTerms[i] = map[string]float64{}
 	}
 	for t, pt := range x.terms {
+		if x.p.fbWeight == 0 && x.p.coWeight == 0 {
+			break
+		}
 		for i, f := range pt.freq {
 			x.docTerms[i][t] = f
 		}

@@ -32,8 +32,8 @@ const (
 	floorSealed5  = 0.62
 	floorFinal1   = 0.50
 	floorFinal5   = 0.75
-	floorBlind1   = 0
-	floorBlind5   = 0
+	floorBlind1   = 0.70
+	floorBlind5   = 0.82
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
