@@ -25,6 +25,7 @@ var recallSets = []struct{ name, what string }{
 	{"unseen", "unseen.txt, second round's held-out set (seen while tuning)"},
 	{"sealed", "sealed.txt, written after the second round's changes"},
 	{"final", "final.txt, written after the third round's changes"},
+	{"blind", "blind.txt, written before the fourth round's techniques were measured"},
 }
 
 // recallTable renders BenchmarkRecall's metrics of secs as one row per

@@ -22,7 +22,10 @@
 // file's extension: classes.go), a boost for documents whose name the
 // query covers, a smaller one for documents that have the query's
 // neighbouring words side by side, and a preference for the tools of a
-// server the query names. docs/BENCHMARKS.md has its recall on real servers.
+// server the query names. Its numbers are params (index.go); expand.go has
+// pseudo-relevance feedback, catalog co-occurrence and character trigrams,
+// measured and off (TestTune, TestTechniques). docs/BENCHMARKS.md has its
+// recall on real servers.
 //
 // The package is pure and kernel-free: it imports the catalog and tree
 // types and the standard library only, reads no files and starts nothing.

@@ -6,36 +6,76 @@ import (
 	"strings"
 )
 
-// field is one part of a document, with its weight in the ranking and how
-// much its length counts (BM25F's b).
-type field struct {
-	weight, b float64
-	text      func(d *Doc) string
-}
+// field is one part of a document: the text a query is matched against.
+type field func(d *Doc) string
 
-// fields and their weights: a word of a tool's name says more than a word
-// of its description, which says more than one of an argument's; a word
-// that names the server counts as much as the name (see also
-// otherServerFactor).
-var fields = [...]field{
-	{3.0, 0.3, func(d *Doc) string { return d.Tool }},
-	{2.0, 0.3, func(d *Doc) string { return d.Title }},
-	{1.5, 0.5, func(d *Doc) string { return d.Summary }},
-	{1.0, 0.75, func(d *Doc) string { return d.Description }},
-	{1.0, 0.5, func(d *Doc) string { return strings.Join(d.Args, " ") }},
-	{0.4, 0.75, func(d *Doc) string { return d.ArgText }},
+// fields, in the order of params.weight and params.b: the tool's name,
+// title, summary, description, argument names, argument descriptions, the
+// server's names and any other text.
+var fields = [nFields]field{
+	func(d *Doc) string { return d.Tool },
+	func(d *Doc) string { return d.Title },
+	func(d *Doc) string { return d.Summary },
+	func(d *Doc) string { return d.Description },
+	func(d *Doc) string { return strings.Join(d.Args, " ") },
+	func(d *Doc) string { return d.ArgText },
 	// serverField must stay the index of the server's field.
-	serverField: {serverWeight, 0.3, func(d *Doc) string { return d.Server + " " + d.ServerWords }},
-	{0.8, 0.75, func(d *Doc) string { return d.Text }},
+	serverField: func(d *Doc) string { return d.Server + " " + d.ServerWords },
+	func(d *Doc) string { return d.Text },
 }
 
-// serverField is the index in fields of the server's name.
-const serverField = 6
+const (
+	nFields = 8
+	// serverField is the index in fields of the server's name.
+	serverField = 6
+)
+
+// fieldNames name the fields in params (for the tuning test's report).
+var fieldNames = [nFields]string{"name", "title", "summary", "description", "args", "argtext", "server", "text"}
+
+// params are the ranking's numbers. defaults holds the ones in use. The
+// BM25F weights, b and k1 are the hand-set ones: fitted by coordinate
+// ascent with leave-one-set-out cross-validation over the query sets
+// (TestTune), they gained nothing on the sets held out of the fit. The
+// expansions (feedback, co-occurrence, trigrams) are off: measured alone
+// and fitted together (TestTechniques, TestTune), none raised recall
+// beyond a query or two on any set, and each lost as many elsewhere
+// (docs/BENCHMARKS.md, "Tool search").
+type params struct {
+	// weight and b are each field's BM25F weight and how much its
+	// length counts.
+	weight, b [nFields]float64
+	// k1 is BM25's saturation: how fast more occurrences stop counting.
+	k1 float64
+	// Pseudo-relevance feedback (RM3): the words of the first fbDocs
+	// documents of a first ranking, fbTerms of them, join the query at
+	// fbWeight (0 turns it off).
+	fbDocs, fbTerms int
+	fbWeight        float64
+	// Co-occurrence: each query word also finds the coTerms words that
+	// most often share a document with it across the catalog, at coWeight
+	// times their association (0 turns it off).
+	coTerms  int
+	coWeight float64
+	// coSentences counts co-occurrence within a sentence of a description
+	// or of the argument descriptions, not within a whole document;
+	// coBackoff gives co-occurring words only to query words the
+	// vocabulary has nothing for.
+	coSentences, coBackoff bool
+	// Character trigrams: a query word the index does not know finds the
+	// terms whose trigrams it shares at least gramMin of (Dice), at
+	// gramWeight times that share (0 turns it off).
+	gramMin, gramWeight float64
+}
+
+var defaults = params{
+	weight: [nFields]float64{3.0, 2.0, 1.5, 1.0, 1.0, 0.4, serverWeight, 0.8},
+	b:      [nFields]float64{0.3, 0.3, 0.5, 0.75, 0.5, 0.75, 0.3, 0.75},
+	k1:     1.2,
+}
 
 // Ranking constants.
 const (
-	// k1 is BM25's saturation: how fast more occurrences stop counting.
-	k1 = 1.2
 	// deprecatedFactor scales a tool whose description says it is
 	// deprecated, so that its replacement ranks first.
 	deprecatedFactor = 0.6
@@ -56,6 +96,7 @@ const (
 // Index ranks documents for queries. It is immutable and safe for
 // concurrent use.
 type Index struct {
+	p     params
 	docs  []Doc
 	terms map[string]*posting
 	names [][]string // per doc: the stems of its name, without its server's prefix
@@ -68,6 +109,13 @@ type Index struct {
 	pairs []map[[2]string]bool
 	// sorted are the terms of the index, in order.
 	sorted []string
+	// docTerms are, per doc, its terms with their weighted frequency.
+	docTerms []map[string]float64
+	// units are the distinct terms of each sentence of the documents'
+	// descriptions and argument descriptions, and of each name; inUnits
+	// are, per term, the units it occurs in.
+	units   []map[string]bool
+	inUnits map[string][]int
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -77,8 +125,10 @@ type posting struct {
 }
 
 // New returns the index of docs.
-func New(docs []Doc) *Index {
-	x := &Index{docs: append([]Doc(nil), docs...), terms: map[string]*posting{}}
+func New(docs []Doc) *Index { return newIndex(docs, defaults) }
+
+func newIndex(docs []Doc, p params) *Index {
+	x := &Index{p: p, docs: append([]Doc(nil), docs...), terms: map[string]*posting{}}
 	sort.SliceStable(x.docs, func(i, j int) bool { return x.docs[i].Name < x.docs[j].Name })
 	n := len(x.docs)
 	counts := make([][]map[string]int, len(fields)) // field → doc → term → count
@@ -89,7 +139,7 @@ func New(docs []Doc) *Index {
 		lens[f] = make([]int, n)
 		total := 0
 		for i := range x.docs {
-			ts := terms(fd.text(&x.docs[i]))
+			ts := terms(fd(&x.docs[i]))
 			m := make(map[string]int, len(ts))
 			for _, t := range ts {
 				m[t]++
@@ -101,16 +151,16 @@ func New(docs []Doc) *Index {
 			avg[f] = float64(total) / float64(n)
 		}
 	}
-	for f, fd := range fields {
+	for f := range fields {
 		for i := 0; i < n; i++ {
 			for t, c := range counts[f][i] {
-				norm := 1 - fd.b + fd.b*float64(lens[f][i])/avg[f]
-				p := x.terms[t]
-				if p == nil {
-					p = &posting{freq: map[int]float64{}}
-					x.terms[t] = p
+				norm := 1 - p.b[f] + p.b[f]*float64(lens[f][i])/avg[f]
+				pt := x.terms[t]
+				if pt == nil {
+					pt = &posting{freq: map[int]float64{}}
+					x.terms[t] = pt
 				}
-				p.freq[i] += fd.weight * float64(c) / norm
+				pt.freq[i] += p.weight[f] * float64(c) / norm
 			}
 		}
 	}
@@ -123,6 +173,38 @@ func New(docs []Doc) *Index {
 		x.sorted = append(x.sorted, t)
 	}
 	sort.Strings(x.sorted)
+	x.inUnits = map[string][]int{}
+	for i := range x.docs {
+		if x.p.coWeight == 0 || !x.p.coSentences {
+			break
+		}
+		d := &x.docs[i]
+		for _, text := range append(append([]string{d.Tool}, sentences(d.Description)...), sentences(d.ArgText)...) {
+			u := map[string]bool{}
+			for _, t := range terms(text) {
+				u[t] = true
+			}
+			if len(u) < 2 {
+				continue
+			}
+			for t := range u {
+				x.inUnits[t] = append(x.inUnits[t], len(x.units))
+			}
+			x.units = append(x.units, u)
+		}
+	}
+	x.docTerms = make([]map[string]float64, n) // for feedback and co-occurrence only
+	for i := range x.docTerms {
+		x.docTerms[i] = map[string]float64{}
+	}
+	for t, pt := range x.terms {
+		if x.p.fbWeight == 0 && x.p.coWeight == 0 {
+			break
+		}
+		for i, f := range pt.freq {
+			x.docTerms[i][t] = f
+		}
+	}
 	x.pairs = make([]map[[2]string]bool, n)
 	for i := range x.docs {
 		d := &x.docs[i]
@@ -226,6 +308,9 @@ func (x *Index) Search(query string, n int) []Hit {
 		}
 	} else if len(cs) > 0 {
 		hits = x.rank(cs)
+		if x.p.fbWeight > 0 && len(hits) > 0 {
+			hits = x.rank(append(cs, x.feedback(cs, hits)...))
+		}
 	}
 	if n > 0 && len(hits) > n {
 		hits = hits[:n]
@@ -241,6 +326,10 @@ type concept struct {
 	// of word concepts next to each other in the query are looked for side
 	// by side in documents.
 	word bool
+	// expansion is set for a concept the query does not ask for but a
+	// first ranking suggests (feedback): it adds to a score, but does not
+	// count as a part of the query a document covers.
+	expansion bool
 }
 
 // alt is one way to find a concept: every term must be in the document.
@@ -299,14 +388,21 @@ func (x *Index) concepts(query string) []concept {
 			}
 			c.alts = append(c.alts, alt{terms: ps, weight: 1})
 		}
-		for _, s := range theVocab().synonyms[t] {
+		v := theVocab()
+		for _, s := range v.synonyms[t] {
 			c.alts = append(c.alts, alt{terms: []string{s}, weight: synonymWeight})
 		}
-		for _, r := range theVocab().related[t] {
+		for _, r := range v.related[t] {
 			c.alts = append(c.alts, alt{terms: r, weight: relatedWeight})
+		}
+		if x.p.coWeight > 0 && x.terms[t] != nil && (!x.p.coBackoff || len(v.synonyms[t])+len(v.related[t]) == 0) {
+			c.alts = append(c.alts, x.cooccurring(t)...)
 		}
 		if !x.knows(c) {
 			c.alts = append(c.alts, x.prefixAlts(t)...)
+			if x.p.gramWeight > 0 {
+				c.alts = append(c.alts, x.gramAlts(t)...)
+			}
 		}
 		add(t, c)
 	}
@@ -405,12 +501,20 @@ func (x *Index) rank(cs []concept) []Hit {
 		for i, s := range best {
 			if s > 0 {
 				scores[i] += s
-				matched[i]++
+				if !c.expansion {
+					matched[i]++
+				}
 			}
 		}
 	}
-	var named []string // the servers the query names
+	asked := 0 // the concepts the query asks for (feedback's come last)
 	for _, c := range cs {
+		if !c.expansion {
+			asked++
+		}
+	}
+	var named []string // the servers the query names
+	for _, c := range cs[:asked] {
 		if t := c.alts[0].terms; len(t) == 1 && x.servers[t[0]] {
 			named = append(named, t[0])
 		}
@@ -429,7 +533,7 @@ func (x *Index) rank(cs []concept) []Hit {
 		if len(named) > 0 && !x.namesServer(i, named) {
 			s *= otherServerFactor
 		}
-		s *= coverage(matched[i], len(cs)) * (1 + nameBoost*nameCoverage(x.names[i], cs))
+		s *= coverage(matched[i], asked) * (1 + nameBoost*nameCoverage(x.names[i], cs[:asked]))
 		if npairs > 0 {
 			s *= 1 + pairBoost*float64(x.pairCount(i, cs))/float64(npairs)
 		}
@@ -515,7 +619,7 @@ next:
 			if !ok {
 				continue next
 			}
-			s += p.idf * f * (k1 + 1) / (f + k1)
+			s += p.idf * f * (x.p.k1 + 1) / (f + x.p.k1)
 		}
 		if s *= a.weight; s > best[i] {
 			best[i] = s
