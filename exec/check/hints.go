@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path"
 	"reflect"
 	"regexp"
 	"slices"
@@ -58,6 +59,12 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			from := c.info.Types[x].Type
 			to := c.targetType(x, parents)
 			if from != nil && to != nil {
+				if h := c.sliceForSliceHint(x, from, to, parents); h != "" {
+					return h
+				}
+				if h := c.addressHint(x, from, to, parents); h != "" {
+					return h
+				}
 				return c.convertHint(x, from, to)
 			}
 		}
@@ -82,7 +89,14 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 		return c.assignCountHint(te.Pos, reAssignCount.FindStringSubmatch(msg))
 	case reArgCount.MatchString(msg):
 		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }); call != nil {
-			return c.argsHint(call.(*ast.CallExpr))
+			h := c.argsHint(call.(*ast.CallExpr))
+			if s := c.siblingArgsHint(call.(*ast.CallExpr)); s != "" {
+				if strings.Contains(s, "does not format") || h == "" {
+					return s
+				}
+				h += "; " + s
+			}
+			return h
 		}
 	case reTooFew.MatchString(msg):
 		if lit := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CompositeLit); return ok }); lit != nil {
@@ -200,6 +214,23 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			h, _, _ := strings.Cut(c.rangeStructHint(x), ", or decode")
 			return strings.Replace(h, ": range over ", ": take the len of ", 1)
 		}
+	case reNotFunc.MatchString(msg):
+		m := reNotFunc.FindStringSubmatch(msg)
+		if x := outerExpr(at); x != nil {
+			if call, ok := x.(*ast.CallExpr); ok {
+				x = call.Fun
+			}
+			if sel, ok := x.(*ast.SelectorExpr); ok {
+				if v, ok := c.info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
+					return fmt.Sprintf("%s is a field (%s), not a method: write %s without the ()", m[1], m[3], m[1])
+				}
+			}
+		}
+		return fmt.Sprintf("%s is a %s, not a function: write %s without the ()", m[1], m[3], m[1])
+	case reTruncated.MatchString(msg):
+		return c.truncatedHint(te.Pos)
+	case reNotSatisfy.MatchString(msg):
+		return c.orderedHint(te.Pos)
 	case reBreak.MatchString(msg):
 		return "it is not inside a loop: to leave the function, return"
 	case reReturnCount.MatchString(msg):
@@ -507,7 +538,7 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	}
 	if isNumeric(to) && isString(from) {
 		if isUntyped(from) {
-			return fmt.Sprintf("the field is a %s: write the number without quotes", toS)
+			return fmt.Sprintf("it wants %s %s: write the number without the quotes (strconv.Atoi converts a string variable)", article(toS), toS)
 		}
 		return fmt.Sprintf("the field is a %s: parse the string first (strconv.ParseFloat / strconv.Atoi)", toS)
 	}
@@ -723,6 +754,31 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 		return ""
 	}
 	xs, ys := c.text(b.X), c.text(b.Y)
+	// A non-bool operand of && or ||.
+	if b.Op == token.LAND || b.Op == token.LOR {
+		for _, x := range []ast.Expr{b.X, b.Y} {
+			if t := c.info.Types[x].Type; t != nil && t.Underlying() != types.Typ[types.Bool] && t.Underlying() != types.Typ[types.UntypedBool] {
+				if h := c.condHint(x); h != "" {
+					return h
+				}
+			}
+		}
+	}
+	// A func value (a method not called) used as a value.
+	for _, x := range []ast.Expr{b.X, b.Y} {
+		if h := c.funcValueHint(x); h != "" {
+			return h
+		}
+	}
+	// A number against a slice, map or string: its length.
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if t := c.info.Types[p[0]].Type; t != nil && isNumeric(t) {
+			switch c.info.Types[p[1]].Type.Underlying().(type) {
+			case *types.Slice, *types.Map, *types.Chan:
+				return fmt.Sprintf("%s is a %s: compare with its length, len(%s)", c.text(p[1]), c.typeString(c.info.Types[p[1]].Type), c.text(p[1]))
+			}
+		}
+	}
 	// A nil comparison of a struct value.
 	for _, p := range [][2]types.Type{{xt, yt}, {yt, xt}} {
 		if b, ok := p[1].(*types.Basic); ok && b.Kind() == types.UntypedNil {
@@ -759,6 +815,12 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 	for _, p := range [][2]types.Type{{xt, yt}, {yt, xt}} {
 		if p[0] == types.Universe.Lookup("rune").Type() && isString(p[1]) {
 			return "ranging over a string gives runes: compare with a rune literal ('a'), or split the string first (strings.Split(s, \"\\n\"), strings.Fields(s))"
+		}
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		tv := c.info.Types[p[1]]
+		if t := c.info.Types[p[0]].Type; t != nil && isString(t) && tv.Value != nil && isNumeric(tv.Type) {
+			return fmt.Sprintf("%s is a string: compare it with a string, %q, or convert it first, n, err := strconv.Atoi(%s)", c.text(p[0]), tv.Value.ExactString(), c.text(p[0]))
 		}
 	}
 	switch {
@@ -1128,6 +1190,16 @@ func (c *checker) returnHint(r *ast.ReturnStmt) string {
 			vals[i] = c.zeroValue(want.At(i).Type())
 		}
 	}
+	if want.Len() == 0 {
+		h := "the function returns nothing: write a bare return"
+		for _, v := range r.Results {
+			if t := c.info.Types[v].Type; t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+				h += fmt.Sprintf(", after printing the error: fmt.Println(%s); return", c.text(v))
+				break
+			}
+		}
+		return h
+	}
 	return fmt.Sprintf("the function returns (%s): write return %s", c.tupleString(want), strings.Join(vals, ", "))
 }
 
@@ -1262,4 +1334,491 @@ func (c *checker) constructorHint(from, to types.Type) string {
 		return ""
 	}
 	return fmt.Sprintf("to make a %s from a %s: %s", c.typeString(to), c.typeString(from), strings.Join(makers, "; "))
+}
+
+var (
+	reNotFunc    = regexp.MustCompile(`^invalid operation: cannot call (.+) \((variable|value) of (?:\w+ )?type (.+)\): .* is not a function$`)
+	reTruncated  = regexp.MustCompile(`^(.+) \(untyped float constant\) truncated to (\w+)$`)
+	reNotSatisfy = regexp.MustCompile(`^(.+) does not satisfy (cmp\.Ordered|comparable)`)
+)
+
+// noMethodsHint: a method called on a type that has none (a string, a
+// slice, a map): the function of the package for that kind that is
+// closest to the name, with the value as its first argument, or the
+// built-in (append, len).
+func (c *checker) noMethodsHint(sel *ast.SelectorExpr, parents map[ast.Node]ast.Node) string {
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	if _, named := types.Unalias(t).(*types.Named); named && types.NewMethodSet(t).Len() > 0 {
+		return ""
+	}
+	var pkgPath, kind string
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsString == 0 {
+			return ""
+		}
+		pkgPath, kind = "strings", "a string"
+	case *types.Slice:
+		pkgPath, kind = "slices", "a slice"
+	case *types.Map:
+		pkgPath, kind = "maps", "a map"
+	default:
+		return ""
+	}
+	xs := c.text(sel.X)
+	call, isCall := parents[sel].(*ast.CallExpr)
+	if isCall && call.Fun != sel {
+		isCall = false
+	}
+	var args []string
+	if isCall {
+		for _, a := range call.Args {
+			args = append(args, c.text(a))
+		}
+	}
+	name := strings.ToLower(sel.Sel.Name)
+	switch name {
+	case "len", "length", "size", "count", "append", "push", "add", "pushback", "insert":
+	default:
+		if !isCall {
+			return ""
+		}
+	}
+	if kind == "a slice" {
+		switch name {
+		case "append", "push", "add", "pushback", "insert":
+			if len(args) == 0 {
+				args = []string{"v"}
+			}
+			return fmt.Sprintf("%s is a slice, which has no methods: write %s = append(%s, %s)", xs, xs, xs, strings.Join(args, ", "))
+		}
+	}
+	switch name {
+	case "len", "length", "size", "count":
+		return fmt.Sprintf("%s is %s, which has no methods: write len(%s)", xs, kind, xs)
+	}
+	pkg, err := c.cache.Import(pkgPath)
+	if err != nil {
+		return ""
+	}
+	var funcs []string
+	for _, n := range pkg.Scope().Names() {
+		if _, ok := pkg.Scope().Lookup(n).(*types.Func); ok && token.IsExported(n) {
+			funcs = append(funcs, n)
+		}
+	}
+	near := closest(sel.Sel.Name, funcs)
+	if len(near) == 0 {
+		return ""
+	}
+	if len(near) > 3 {
+		near = near[:3]
+	}
+	imp := ""
+	if !c.imports[pkgPath] {
+		imp = fmt.Sprintf(" (import %q)", pkgPath)
+	}
+	first := fmt.Sprintf("%s.%s(%s)", pkgPath, near[0], strings.Join(append([]string{xs}, args...), ", "))
+	others := ""
+	if len(near) > 1 {
+		others = ", or " + pkgPath + "." + strings.Join(near[1:], ", "+pkgPath+".")
+	}
+	return fmt.Sprintf("%s is %s, which has no methods: call the function of package %s, %s%s%s", xs, kind, pkgPath, first, others, imp)
+}
+
+// decodeHint: a field asked of a type that holds undecoded data (a
+// method M(any) error) and has no field near the name: decode it.
+func (c *checker) decodeHint(sel *ast.SelectorExpr) string {
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	want := strings.ToLower(sel.Sel.Name)
+	for i := 0; i < st.NumFields(); i++ {
+		if f := strings.ToLower(st.Field(i).Name()); distance(want, f) <= 2 || strings.Contains(f, want) || strings.Contains(want, f) {
+			return ""
+		}
+	}
+	xs := c.text(sel.X)
+	var decode, text string
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		switch {
+		case sig.Params().Len() == 1 && isEmptyInterface(sig.Params().At(0).Type()) && sig.Results().Len() == 1:
+			decode = fn.Name()
+		case sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(sig.Results().At(0).Type()):
+			text = fn.Name()
+		}
+	}
+	if decode == "" {
+		return ""
+	}
+	h := fmt.Sprintf("%s %s holds the data undecoded, with no field %s: decode it into a struct that has the field, var v struct{ %s ... }; err = %s.%s(&v), then v.%s",
+		article(c.typeString(t)), c.typeString(t), sel.Sel.Name, sel.Sel.Name, xs, decode, sel.Sel.Name)
+	if text != "" {
+		h += fmt.Sprintf(", or read the text, %s.%s()", xs, text)
+	}
+	return h
+}
+
+// definedAs returns the expression an identifier was defined with
+// (x := expr), or nil.
+func (c *checker) definedAs(id *ast.Ident) ast.Expr {
+	obj := c.info.Uses[id]
+	if obj == nil {
+		return nil
+	}
+	var found ast.Expr
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		a, ok := n.(*ast.AssignStmt)
+		if !ok || found != nil || len(a.Lhs) != len(a.Rhs) {
+			return found == nil
+		}
+		for i, l := range a.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && c.info.Defs[lid] == obj {
+				found = a.Rhs[i]
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// funcValueHint: a func value (a method not called) used as a value.
+func (c *checker) funcValueHint(x ast.Expr) string {
+	sig, ok := c.info.Types[x].Type.(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return ""
+	}
+	xs := c.text(x)
+	if id, ok := x.(*ast.Ident); ok {
+		if def := c.definedAs(id); def != nil {
+			if _, isSel := def.(*ast.SelectorExpr); isSel {
+				return fmt.Sprintf("%s holds the method %s, not its result: call it where %s is set, %s := %s()", xs, c.text(def), xs, xs, c.text(def))
+			}
+		}
+	}
+	return fmt.Sprintf("%s is a function: call it, %s()", xs, xs)
+}
+
+// condHint: a non-bool operand of && or ||.
+func (c *checker) condHint(x ast.Expr) string {
+	t := c.info.Types[x].Type
+	if t == nil {
+		return ""
+	}
+	xs := c.text(x)
+	switch {
+	case types.Identical(t, types.Universe.Lookup("error").Type()):
+		return fmt.Sprintf("%s is an error, not a bool: write %s != nil", xs, xs)
+	case isString(t):
+		return fmt.Sprintf(`%s is a string, not a bool: write %s != ""`, xs, xs)
+	case isNumeric(t):
+		return fmt.Sprintf("%s is a number, not a bool: write %s > 0 (or %s != 0)", xs, xs, xs)
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Slice, *types.Interface:
+		if _, ok := t.Underlying().(*types.Slice); ok {
+			return fmt.Sprintf("%s is a slice, not a bool: write len(%s) > 0", xs, xs)
+		}
+		return fmt.Sprintf("%s is not a bool: write %s != nil", xs, xs)
+	}
+	return ""
+}
+
+// scopedHint: a name used where it is not declared, though the function
+// declares it in an inner block (an if or for statement) that has ended.
+func (c *checker) scopedHint(id *ast.Ident) string {
+	for def, obj := range c.info.Defs {
+		if obj == nil || def.Name != id.Name || def.Pos() >= id.Pos() {
+			continue
+		}
+		if _, ok := obj.(*types.Var); !ok {
+			continue
+		}
+		if obj.Parent() == nil || obj.Parent().Contains(id.Pos()) {
+			continue
+		}
+		stmt := c.enclosing(def.Pos(), func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.BlockStmt:
+				return true
+			}
+			return false
+		})
+		kind := "block"
+		switch stmt.(type) {
+		case *ast.IfStmt:
+			kind = "if"
+		case *ast.ForStmt, *ast.RangeStmt:
+			kind = "for"
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt:
+			kind = "switch"
+		}
+		line := c.fset.Position(def.Pos()).Line
+		return fmt.Sprintf("%s is declared at line %d inside the %s statement and ends with it: declare it before the %s (var %s %s, or %s, err := ... on its own line, then if err != nil { ... })",
+			id.Name, line, kind, kind, id.Name, c.typeString(obj.Type()), id.Name)
+	}
+	return ""
+}
+
+// nearNameHint: an undefined name close to one in scope (docStore for
+// the package docstore).
+func (c *checker) nearNameHint(id *ast.Ident) string {
+	if c.pkg == nil {
+		return ""
+	}
+	scope := c.pkg.Scope().Innermost(id.Pos())
+	if scope == nil {
+		return ""
+	}
+	seen := map[string]bool{}
+	var names []string
+	for s := scope; s != nil && s != types.Universe; s = s.Parent() {
+		for _, n := range s.Names() {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	for _, imp := range c.file.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		n := path.Base(p)
+		if imp.Name != nil {
+			n = imp.Name.Name
+		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	lw := strings.ToLower(id.Name)
+	var near []string
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		if ln == lw || distance(lw, ln) <= 1 || len(lw) > 4 && distance(lw, ln) <= 2 {
+			near = append(near, n)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return "did you mean " + strings.Join(near, " or ") + "? (names are case-sensitive)"
+}
+
+// sliceForSliceHint: a slice of structs (or an iterator) where a slice of
+// strings or numbers is wanted.
+func (c *checker) sliceForSliceHint(x ast.Expr, from, to types.Type, parents map[ast.Node]ast.Node) string {
+	ts, ok := to.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	xs := c.text(x)
+	if n, ok := types.Unalias(from).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "iter" {
+		return fmt.Sprintf("%s is an iterator (%s), not a slice: collect it, slices.Collect(%s), or sorted, slices.Sorted(%s)%s", xs, c.typeString(from), xs, xs, c.importNote("slices"))
+	}
+	fs, ok := from.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	st, ok := deref(fs.Elem()).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	var fields []string
+	var ordered string
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() {
+			continue
+		}
+		if types.AssignableTo(f.Type(), ts.Elem()) {
+			fields = append(fields, f.Name())
+		}
+		if b, ok := f.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsOrdered != 0 && ordered == "" {
+			ordered = f.Name()
+		}
+	}
+	if call, ok := parents[x].(*ast.CallExpr); ok {
+		if fn := c.calleeFunc(call); fn != nil && (fn.Pkg().Path() == "sort" || strings.Contains(fn.Name(), "Sort")) {
+			if ordered == "" {
+				ordered = "<Field>"
+			}
+			return fmt.Sprintf("%s holds %s, not %s: sort it by a field, sort.Slice(%s, func(i, j int) bool { return %s[i].%s < %s[j].%s }), or slices.SortFunc(%s, func(a, b %s) int { return cmp.Compare(a.%s, b.%s) })",
+				xs, c.typeString(fs.Elem()), c.typeString(ts.Elem()), xs, xs, ordered, xs, ordered, xs, c.typeString(fs.Elem()), ordered, ordered)
+		}
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s holds %s, not %s: collect one field of each first, var out %s; for _, e := range %s { out = append(out, e.%s) } (its %s fields: %s)",
+		xs, c.typeString(fs.Elem()), c.typeString(ts.Elem()), c.typeString(to), xs, fields[0], c.typeString(ts.Elem()), strings.Join(fields, ", "))
+}
+
+func (c *checker) importNote(p string) string {
+	if c.imports[p] {
+		return ""
+	}
+	return fmt.Sprintf(" (import %q)", p)
+}
+
+// calleeFunc is the function a call calls, if it is a declared one.
+func (c *checker) calleeFunc(call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if id == nil {
+		return nil
+	}
+	fn, _ := c.info.Uses[id].(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	return fn
+}
+
+// orderedHint: a generic function that needs ordered (or comparable)
+// elements given structs: its ...Func variant, with a field to compare.
+func (c *checker) orderedHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok })
+	call, ok := n.(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil {
+		return ""
+	}
+	variant := fn.Pkg().Scope().Lookup(fn.Name() + "Func")
+	if variant == nil {
+		return ""
+	}
+	xs := c.text(call.Args[0])
+	elem := "T"
+	field := "<Field>"
+	if t := c.info.Types[call.Args[0]].Type; t != nil {
+		if s, ok := t.Underlying().(*types.Slice); ok {
+			elem = c.typeString(s.Elem())
+			if st, ok := deref(s.Elem()).Underlying().(*types.Struct); ok {
+				for i := 0; i < st.NumFields(); i++ {
+					if b, ok := st.Field(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsOrdered != 0 && st.Field(i).Exported() {
+						field = st.Field(i).Name()
+						break
+					}
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%s has no order of its own: use %s.%s with a comparison, %s.%s(%s, func(a, b %s) int { return cmp.Compare(a.%s, b.%s) })%s",
+		elem, fn.Pkg().Name(), variant.Name(), fn.Pkg().Name(), variant.Name(), xs, elem, field, field, c.importNote("cmp"))
+}
+
+// truncatedHint: a fraction in arithmetic with an integer variable.
+func (c *checker) truncatedHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok })
+	b, ok := n.(*ast.BinaryExpr)
+	if !ok {
+		return ""
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if t := c.info.Types[p[0]].Type; t != nil && isInteger(t) && c.info.Types[p[0]].Value == nil {
+			conv := "float64(" + c.text(p[0]) + ")"
+			if p[0] == b.X {
+				return fmt.Sprintf("%s is an integer: convert it, %s %s %s", c.text(p[0]), conv, b.Op, c.text(b.Y))
+			}
+			return fmt.Sprintf("%s is an integer: convert it, %s %s %s", c.text(p[0]), c.text(b.X), b.Op, conv)
+		}
+	}
+	return ""
+}
+
+// siblingArgsHint: a function of the same package, named like the one
+// called, that takes the arguments as given (strings.ReplaceAll for
+// strings.Replace with three), or fmt's formatting for a format string
+// given to a function that does not format.
+func (c *checker) siblingArgsHint(call *ast.CallExpr) string {
+	fn := c.calleeFunc(call)
+	if fn == nil {
+		return ""
+	}
+	if sig := fn.Type().(*types.Signature); sig.Recv() == nil && len(call.Args) > sig.Params().Len() && len(call.Args) > 0 {
+		if tv := c.info.Types[call.Args[0]]; tv.Value != nil && tv.Value.Kind() == constant.String && strings.Contains(constant.StringVal(tv.Value), "%") {
+			switch {
+			case sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()):
+				return fmt.Sprintf("%s does not format: write fmt.Errorf(%s)", c.text(call.Fun), c.argList(call))
+			case sig.Results().Len() == 1 && isString(sig.Results().At(0).Type()):
+				return fmt.Sprintf("%s does not format: write fmt.Sprintf(%s)", c.text(call.Fun), c.argList(call))
+			}
+		}
+	}
+	if fn.Type().(*types.Signature).Recv() != nil {
+		return ""
+	}
+	var found []string
+	scope := fn.Pkg().Scope()
+	for _, n := range scope.Names() {
+		other, ok := scope.Lookup(n).(*types.Func)
+		if !ok || other == fn || !other.Exported() || !strings.HasPrefix(n, fn.Name()) {
+			continue
+		}
+		sig := other.Type().(*types.Signature)
+		if sig.Params().Len() != len(call.Args) || sig.Variadic() {
+			continue
+		}
+		fit := true
+		for i, a := range call.Args {
+			if t := c.info.Types[a].Type; t == nil || !fits(t, sig.Params().At(i).Type()) {
+				fit = false
+			}
+		}
+		if fit {
+			found = append(found, fmt.Sprintf("%s.%s(%s)", fn.Pkg().Name(), n, c.argList(call)))
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return "or, with these arguments, " + strings.Join(found, ", or ")
+}
+
+func (c *checker) argList(call *ast.CallExpr) string {
+	var args []string
+	for _, a := range call.Args {
+		args = append(args, c.text(a))
+	}
+	return strings.Join(args, ", ")
+}
+
+// addressHint: a value where a pointer to its type is wanted, outside a
+// struct literal's field (there an optional field wants mcp.Ptr): &x.
+func (c *checker) addressHint(x ast.Expr, from, to types.Type, parents map[ast.Node]ast.Node) string {
+	p, ok := to.Underlying().(*types.Pointer)
+	if !ok || !types.Identical(from, p.Elem()) {
+		return ""
+	}
+	if _, inLit := parents[x].(*ast.KeyValueExpr); inLit {
+		return ""
+	}
+	switch x.(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
+		return fmt.Sprintf("it wants a pointer (%s): write &%s", c.typeString(to), c.text(x))
+	}
+	return ""
 }

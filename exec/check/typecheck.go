@@ -90,6 +90,15 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 					return c.stdMemberHint(pn.Imported(), id.Name)
 				}
 			}
+			if h := c.noMethodsHint(sel, parents); h != "" {
+				return h
+			}
+			if h := c.decodeHint(sel); h != "" {
+				if f := fieldsHint(c.info.Types[sel.X].Type, c.qualifier, id.Name); f != "" {
+					h += "\n" + f
+				}
+				return h
+			}
 			if tv, ok := c.info.Types[sel.X]; ok && tv.Type != nil {
 				if h := fieldsHint(tv.Type, c.qualifier, id.Name); h != "" {
 					return h
@@ -132,6 +141,12 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 				if len(in) > 0 && len(in) <= 4 {
 					return "write " + strings.Join(in, ", or ")
 				}
+			}
+			if h := c.scopedHint(id); h != "" {
+				return h
+			}
+			if h := c.nearNameHint(id); h != "" {
+				return h
 			}
 		}
 	}
