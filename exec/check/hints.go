@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"path"
@@ -59,6 +60,15 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			from := c.info.Types[x].Type
 			to := c.targetType(x, parents)
 			if from != nil && to != nil {
+				if h := c.constToStringHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.mapForSliceHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.elemFuncHint(x, from, parents); h != "" {
+					return h
+				}
 				if h := c.sliceForSliceHint(x, from, to, parents); h != "" {
 					return h
 				}
@@ -81,6 +91,10 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 		}
 		if a, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
 			lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
+			if q, ok := ast.Unparen(a.Rhs[0]).(*ast.BinaryExpr); ok && q.Op == token.QUO && lt != nil && rt != nil && isInteger(rt) && isNumeric(lt) && !isInteger(lt) {
+				ls := c.typeString(lt)
+				return fmt.Sprintf("convert before dividing (an integer division drops the fraction): %s(%s) / %s", ls, c.text(q.X), c.text(q.Y))
+			}
 			if lt != nil && rt != nil {
 				return c.convertHint(a.Rhs[0], rt, lt)
 			}
@@ -220,13 +234,29 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			if call, ok := x.(*ast.CallExpr); ok {
 				x = call.Fun
 			}
+			if h := c.shadowHint(x); h != "" {
+				return h
+			}
 			if sel, ok := x.(*ast.SelectorExpr); ok {
 				if v, ok := c.info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
 					return fmt.Sprintf("%s is a field (%s), not a method: write %s without the ()", m[1], m[3], m[1])
 				}
 			}
 		}
-		return fmt.Sprintf("%s is a %s, not a function: write %s without the ()", m[1], m[3], m[1])
+		return fmt.Sprintf("%s is %s %s, not a function: write %s without the ()", m[1], article(m[3]), m[3], m[1])
+	case reNotExpr.MatchString(msg):
+		t := reNotExpr.FindStringSubmatch(msg)[1]
+		switch {
+		case strings.HasPrefix(t, "map["):
+			return fmt.Sprintf("a type is not a value: write an empty one, %s{}, or make(%s)", t, t)
+		case strings.HasPrefix(t, "[]"):
+			return fmt.Sprintf("a type is not a value: write an empty one, %s{}, or make(%s, 0, n)", t, t)
+		default:
+			return fmt.Sprintf("a type is not a value: write a value of it, %s{...}, or declare one, var v %s", t, t)
+		}
+	case reMapFieldAsgn.MatchString(msg):
+		m := reMapFieldAsgn.FindStringSubmatch(msg)
+		return fmt.Sprintf("a struct in a map cannot be changed in place: copy it out, change it, store it back (v := %s[%s]; v.%s = ...; %s[%s] = v), or make the map hold pointers (map[K]*T)", m[1], m[2], m[3], m[1], m[2])
 	case reTruncated.MatchString(msg):
 		return c.truncatedHint(te.Pos)
 	case reNotSatisfy.MatchString(msg):
@@ -300,6 +330,12 @@ func (c *checker) targetType(x ast.Expr, parents map[ast.Node]ast.Node) types.Ty
 		lit, ok := parents[p].(*ast.CompositeLit)
 		if !ok {
 			return nil
+		}
+		if mt, ok := deref(c.info.Types[lit].Type).Underlying().(*types.Map); ok {
+			if p.Value == x {
+				return mt.Elem()
+			}
+			return mt.Key()
 		}
 		key, ok := p.Key.(*ast.Ident)
 		if !ok {
@@ -777,6 +813,12 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 			case *types.Slice, *types.Map, *types.Chan:
 				return fmt.Sprintf("%s is a %s: compare with its length, len(%s)", c.text(p[1]), c.typeString(c.info.Types[p[1]].Type), c.text(p[1]))
 			}
+		}
+	}
+	// []byte with a string.
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if t := c.info.Types[p[0]].Type; t != nil && isByteSlice(t) && isString(c.info.Types[p[1]].Type) {
+			return fmt.Sprintf("%s is a []byte: convert it, string(%s)", c.text(p[0]), c.text(p[0]))
 		}
 	}
 	// A nil comparison of a struct value.
@@ -1821,4 +1863,206 @@ func (c *checker) addressHint(x ast.Expr, from, to types.Type, parents map[ast.N
 		return fmt.Sprintf("it wants a pointer (%s): write &%s", c.typeString(to), c.text(x))
 	}
 	return ""
+}
+
+var (
+	reNotExpr      = regexp.MustCompile(`^(.+) \(type\) is not an expression$`)
+	reMapFieldAsgn = regexp.MustCompile(`^cannot assign to struct field (.+)\[(.+)\]\.(\w+) in map$`)
+)
+
+// callStmtFix explains "expression in go (defer) must be function call"
+// at the go or defer keyword, where Go reports it (the parser reports the
+// end of the expression), from the partial syntax tree.
+func callStmtFix(f *ast.File, fset *token.FileSet, src []byte, e *scanner.Error) (token.Position, string, bool) {
+	m := reCallStmt.FindStringSubmatch(e.Msg)
+	if m == nil || f == nil {
+		return token.Position{}, "", false
+	}
+	kw := m[1]
+	var best *ast.BadStmt
+	ast.Inspect(f, func(n ast.Node) bool {
+		b, ok := n.(*ast.BadStmt)
+		if !ok {
+			return true
+		}
+		off := fset.Position(b.From).Offset
+		if off < e.Pos.Offset && strings.HasPrefix(string(src[off:]), kw) && (best == nil || b.From > best.From) {
+			best = b
+		}
+		return true
+	})
+	if best == nil {
+		return token.Position{}, "", false
+	}
+	from := fset.Position(best.From)
+	expr := strings.TrimSpace(string(src[from.Offset+len(kw) : min(e.Pos.Offset, len(src))]))
+	var hint string
+	if strings.HasPrefix(expr, "func") {
+		hint = fmt.Sprintf("%s runs a call: end the function literal with (), %s func() { ... }()", kw, kw)
+	} else {
+		hint = fmt.Sprintf("%s runs a call: write %s %s()", kw, kw, expr)
+	}
+	return from, hint, true
+}
+
+var reCallStmt = regexp.MustCompile(`^expression in (go|defer) must be function call$`)
+
+// constToStringHint: a rune or number constant where a string is wanted.
+func (c *checker) constToStringHint(x ast.Expr, from, to types.Type) string {
+	tv := c.info.Types[x]
+	if tv.Value == nil || !isString(to) || isString(from) {
+		return ""
+	}
+	if b, ok := from.(*types.Basic); ok && b.Kind() == types.UntypedRune {
+		if r, ok := constant.Int64Val(tv.Value); ok {
+			return fmt.Sprintf("%s is a rune (a character), not a string: write it in double quotes, %q", c.text(x), string(rune(r)))
+		}
+	}
+	if isNumeric(from) {
+		return fmt.Sprintf("it wants a string: write it in quotes, %q", tv.Value.ExactString())
+	}
+	return ""
+}
+
+// mapForSliceHint: a map where a slice is wanted: its values or keys,
+// collected (sorted when the call sorts).
+func (c *checker) mapForSliceHint(x ast.Expr, from, to types.Type) string {
+	mt, ok := from.Underlying().(*types.Map)
+	if !ok {
+		return ""
+	}
+	st, ok := to.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	xs := c.text(x)
+	var ways []string
+	if types.AssignableTo(mt.Elem(), st.Elem()) {
+		ways = append(ways, fmt.Sprintf("its values, slices.Sorted(maps.Values(%s))", xs))
+	}
+	if types.AssignableTo(mt.Key(), st.Elem()) {
+		ways = append(ways, fmt.Sprintf("its keys, slices.Sorted(maps.Keys(%s))", xs))
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s is a map, not a slice: collect %s%s%s", xs, strings.Join(ways, ", or "), c.importNote("slices"), c.importNote("maps"))
+}
+
+// elemFuncHint: a value of one type given to a generic slice function for
+// a slice of structs (slices.Contains(docs, "x")): its ...Func variant,
+// comparing a field of that type.
+func (c *checker) elemFuncHint(x ast.Expr, from types.Type, parents map[ast.Node]ast.Node) string {
+	call, ok := parents[x].(*ast.CallExpr)
+	if !ok || len(call.Args) < 2 || call.Args[0] == x {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil {
+		return ""
+	}
+	variant := fn.Pkg().Scope().Lookup(fn.Name() + "Func")
+	if variant == nil {
+		return ""
+	}
+	s, ok := c.info.Types[call.Args[0]].Type.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	st, ok := deref(s.Elem()).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	def := types.Default(from)
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if f.Exported() && types.AssignableTo(def, f.Type()) {
+			return fmt.Sprintf("%s holds %s, not %s: compare a field, %s.%s(%s, func(e %s) bool { return e.%s == %s })",
+				c.text(call.Args[0]), c.typeString(s.Elem()), c.typeString(def), fn.Pkg().Name(), variant.Name(), c.text(call.Args[0]), c.typeString(s.Elem()), f.Name(), c.text(x))
+		}
+	}
+	return ""
+}
+
+// interfaceMemberHint: a field or method an interface does not have: its
+// methods (an error's text is err.Error()).
+func (c *checker) interfaceMemberHint(sel *ast.SelectorExpr) string {
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok || it.NumMethods() == 0 {
+		return ""
+	}
+	xs := c.text(sel.X)
+	var ms []string
+	for i := 0; i < it.NumMethods(); i++ {
+		m := it.Method(i)
+		ms = append(ms, xs+"."+m.Name()+"()")
+	}
+	h := fmt.Sprintf("%s is %s %s, an interface with no fields: its methods: %s", xs, article(c.typeString(t)), c.typeString(t), strings.Join(ms, ", "))
+	if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		h = fmt.Sprintf("%s is an error, an interface with no fields: its text is %s.Error()", xs, xs)
+		if c.imports[treePrefix+"mcp"] {
+			h += fmt.Sprintf("; a tool's own error: if te, ok := mcp.AsToolError(%s); ok { ... te.%s ... }", xs, sel.Sel.Name)
+		}
+	}
+	return h
+}
+
+// shadowHint: a call of a variable that hides a predeclared function
+// (max := 0, then max(a, b)).
+func (c *checker) shadowHint(x ast.Expr) string {
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	obj, ok := c.info.Uses[id].(*types.Var)
+	if !ok {
+		return ""
+	}
+	if _, ok := types.Universe.Lookup(id.Name).(*types.Builtin); !ok {
+		return ""
+	}
+	line := c.fset.Position(obj.Pos()).Line
+	return fmt.Sprintf("the variable %s declared at line %d shadows the built-in %s(): rename the variable (for example %sV) to call the built-in", id.Name, line, id.Name, id.Name)
+}
+
+// lowerStdHint: an undefined lower-case name that a standard package
+// exports capitalised (contains for slices.Contains).
+func (c *checker) lowerStdHint(id *ast.Ident, parents map[ast.Node]ast.Node) string {
+	if token.IsExported(id.Name) || id.Name == "" {
+		return ""
+	}
+	name := strings.ToUpper(id.Name[:1]) + id.Name[1:]
+	var firstArg types.Type
+	if call, ok := parents[id].(*ast.CallExpr); ok && call.Fun == id && len(call.Args) > 0 {
+		firstArg = c.info.Types[call.Args[0]].Type
+	}
+	var in []string
+	for _, p := range c.allowed {
+		pkg, err := c.cache.Import(p)
+		if err != nil {
+			continue
+		}
+		fn, ok := pkg.Scope().Lookup(name).(*types.Func)
+		if !ok {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if firstArg != nil && sig.Params().Len() > 0 && sig.TypeParams().Len() == 0 && !fits(firstArg, sig.Params().At(0).Type()) {
+			continue
+		}
+		if firstArg != nil && sig.TypeParams().Len() > 0 {
+			if _, isSlice := firstArg.Underlying().(*types.Slice); !isSlice && pkg.Name() == "slices" {
+				continue
+			}
+		}
+		in = append(in, pkg.Name()+"."+name+c.importNote(p))
+	}
+	if len(in) == 0 || len(in) > 4 {
+		return ""
+	}
+	return "no function " + id.Name + " is declared: write " + strings.Join(in, ", or ")
 }

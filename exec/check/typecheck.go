@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -84,11 +85,14 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 			if x, ok := sel.X.(*ast.Ident); ok {
 				if pn, ok := c.info.Uses[x].(*types.PkgName); ok {
 					lit, isLit := parents[sel].(*ast.CompositeLit)
-					if h := c.memberHint(pn.Imported(), id.Name, isLit && lit.Type == sel); h != "" {
+					if h := c.memberHint(pn.Imported(), id.Name, isLit && lit.Type == sel || inTypePosition(sel, parents)); h != "" {
 						return h
 					}
 					return c.stdMemberHint(pn.Imported(), id.Name)
 				}
+			}
+			if h := c.interfaceMemberHint(sel); h != "" {
+				return h
 			}
 			if h := c.noMethodsHint(sel, parents); h != "" {
 				return h
@@ -141,6 +145,9 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 				if len(in) > 0 && len(in) <= 4 {
 					return "write " + strings.Join(in, ", or ")
 				}
+			}
+			if h := c.lowerStdHint(id, parents); h != "" {
+				return h
 			}
 			if h := c.scopedHint(id); h != "" {
 				return h
@@ -195,7 +202,13 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	}
 	dir := strings.TrimPrefix(pkg.Path(), treePrefix)
 	var withFields []string
-	for i, t := range closest(name, typs) {
+	// A guessed short name is most often the end of the generated one
+	// (Hit for SearchResultHit): those first, closest first.
+	near := closest(name, typs)
+	sort.SliceStable(near, func(i, j int) bool {
+		return strings.HasSuffix(near[i], name) && !strings.HasSuffix(near[j], name)
+	})
+	for i, t := range near {
 		if i < 5 {
 			t += fields[t] // the closest with their fields
 		}
@@ -206,7 +219,7 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	if len(funcs) == 0 {
 		return typeLine + "\n(cat " + dir + "/*.go to see them)"
 	}
-	if len(consts) > 0 && strings.Contains(strings.ToLower(closest(name, consts)[0]), strings.ToLower(name)) {
+	if len(consts) > 0 && !wantType && strings.Contains(strings.ToLower(closest(name, consts)[0]), strings.ToLower(name)) {
 		// A constant that holds the name: an enum value guessed
 		// (ModeWord for SearchModeWord).
 		near := closest(name, consts)
@@ -316,4 +329,19 @@ func (c *checker) qualifier(p *types.Package) string {
 		return ""
 	}
 	return p.Name()
+}
+
+// inTypePosition reports whether x stands where a type is written: a
+// parameter, field or variable's type, or a slice, map, pointer or
+// channel type's element.
+func inTypePosition(x ast.Expr, parents map[ast.Node]ast.Node) bool {
+	switch p := parents[x].(type) {
+	case *ast.Field:
+		return p.Type == x
+	case *ast.ValueSpec:
+		return p.Type == x
+	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.StarExpr, *ast.Ellipsis:
+		return true
+	}
+	return false
 }
