@@ -60,6 +60,18 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			from := c.info.Types[x].Type
 			to := c.targetType(x, parents)
 			if from != nil && to != nil {
+				if h := c.mapIndexHint(x, parents); h != "" {
+					return h
+				}
+				if h := c.divisionHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.readerHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.convertElemsHint(x, from, to); h != "" {
+					return h
+				}
 				if h := c.constToStringHint(x, from, to); h != "" {
 					return h
 				}
@@ -257,6 +269,24 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	case reMapFieldAsgn.MatchString(msg):
 		m := reMapFieldAsgn.FindStringSubmatch(msg)
 		return fmt.Sprintf("a struct in a map cannot be changed in place: copy it out, change it, store it back (v := %s[%s]; v.%s = ...; %s[%s] = v), or make the map hold pointers (map[K]*T)", m[1], m[2], m[3], m[1], m[2])
+	case reNotConstant.MatchString(msg):
+		if vs, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.ValueSpec); return ok }).(*ast.ValueSpec); ok && len(vs.Names) > 0 {
+			return fmt.Sprintf("only numbers, strings and bools can be constants: declare it with var %s = %s", vs.Names[0].Name, reNotConstant.FindStringSubmatch(msg)[1])
+		}
+	case reNotUsed.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "append" && len(call.Args) > 0 {
+					return fmt.Sprintf("append returns the longer slice: assign it, %s = %s", c.text(call.Args[0]), c.text(call))
+				}
+				if len(call.Args) > 0 && isString(c.info.Types[call].Type) {
+					if id, ok := call.Args[0].(*ast.Ident); ok {
+						return fmt.Sprintf("it returns a new string and changes nothing: assign it, %s = %s", id.Name, c.text(call))
+					}
+				}
+				return fmt.Sprintf("assign its result: v := %s", c.text(call))
+			}
+		}
 	case reTruncated.MatchString(msg):
 		return c.truncatedHint(te.Pos)
 	case reNotSatisfy.MatchString(msg):
@@ -504,6 +534,10 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 				inner, innerT = c.text(u.X), c.info.Types[u.X].Type
 			} else if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
 				inner, innerT = c.text(call.Args[0]), c.info.Types[call.Args[0]].Type
+				// A converted constant, mcp.Ptr(int64(5)): the constant.
+				if conv, ok := call.Args[0].(*ast.CallExpr); ok && len(conv.Args) == 1 && c.info.Types[conv.Fun].IsType() && c.info.Types[conv.Args[0]].Value != nil {
+					inner = c.text(conv.Args[0])
+				}
 				if tv := c.info.Types[call.Args[0]]; tv.Value != nil && isNumeric(tv.Type) {
 					innerT = types.Typ[types.UntypedInt] // a constant: mcp.Int(5)
 					if tv.Value.Kind() == constant.Float {
@@ -790,6 +824,12 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 		return ""
 	}
 	xs, ys := c.text(b.X), c.text(b.Y)
+	if h := c.nilCompareHint(b); h != "" {
+		return h
+	}
+	if h := c.receiverCompareHint(b); h != "" {
+		return h
+	}
 	// A non-bool operand of && or ||.
 	if b.Op == token.LAND || b.Op == token.LOR {
 		for _, x := range []ast.Expr{b.X, b.Y} {
@@ -1397,6 +1437,15 @@ func (c *checker) noMethodsHint(sel *ast.SelectorExpr, parents map[ast.Node]ast.
 		return ""
 	}
 	var pkgPath, kind string
+	var callArgs []string
+	if call, ok := parents[sel].(*ast.CallExpr); ok && call.Fun == sel {
+		for _, a := range call.Args {
+			callArgs = append(callArgs, c.text(a))
+		}
+	}
+	if h := c.builtinMethodHint(sel, callArgs); h != "" {
+		return h
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		if u.Info()&types.IsString == 0 {
@@ -1453,6 +1502,25 @@ func (c *checker) noMethodsHint(sel *ast.SelectorExpr, parents map[ast.Node]ast.
 		}
 	}
 	near := closest(sel.Sel.Name, funcs)
+	// A function of the same name elsewhere that takes the value first
+	// (strings.Join for a []string) wins over a near name.
+	if kind == "a slice" && !slices.ContainsFunc(funcs, func(f string) bool { return strings.EqualFold(f, sel.Sel.Name) }) {
+		for _, other := range []string{"strings", "bytes"} {
+			op, err := c.cache.Import(other)
+			if err != nil {
+				continue
+			}
+			for _, n := range op.Scope().Names() {
+				fn, ok := op.Scope().Lookup(n).(*types.Func)
+				if !ok || !strings.EqualFold(n, sel.Sel.Name) {
+					continue
+				}
+				if sig := fn.Type().(*types.Signature); sig.Params().Len() > 0 && types.AssignableTo(t, sig.Params().At(0).Type()) {
+					pkgPath, near = other, []string{n}
+				}
+			}
+		}
+	}
 	if len(near) == 0 {
 		return ""
 	}
@@ -1965,7 +2033,11 @@ func (c *checker) elemFuncHint(x ast.Expr, from types.Type, parents map[ast.Node
 	if variant == nil {
 		return ""
 	}
-	s, ok := c.info.Types[call.Args[0]].Type.Underlying().(*types.Slice)
+	at := c.info.Types[call.Args[0]].Type
+	if at == nil {
+		return ""
+	}
+	s, ok := at.Underlying().(*types.Slice)
 	if !ok {
 		return ""
 	}
@@ -2065,4 +2137,168 @@ func (c *checker) lowerStdHint(id *ast.Ident, parents map[ast.Node]ast.Node) str
 		return ""
 	}
 	return "no function " + id.Name + " is declared: write " + strings.Join(in, ", or ")
+}
+
+var (
+	reNotConstant = regexp.MustCompile(`^(.+) \(value of type (.+)\) is not constant$`)
+	reNotUsed     = regexp.MustCompile(`^(.+) \(value of type (.+)\) is not used$`)
+)
+
+// builtinMethodHint: a method named like a built-in (ch.close, m.delete)
+// on a type without methods.
+func (c *checker) builtinMethodHint(sel *ast.SelectorExpr, args []string) string {
+	xs := c.text(sel.X)
+	all := strings.Join(append([]string{xs}, args...), ", ")
+	switch strings.ToLower(sel.Sel.Name) {
+	case "close":
+		if _, ok := c.info.Types[sel.X].Type.Underlying().(*types.Chan); ok {
+			return fmt.Sprintf("%s is a channel, which has no methods: write close(%s)", xs, xs)
+		}
+	case "delete", "remove":
+		if _, ok := c.info.Types[sel.X].Type.Underlying().(*types.Map); ok {
+			return fmt.Sprintf("%s is a map, which has no methods: write delete(%s)", xs, all)
+		}
+	case "clear":
+		return fmt.Sprintf("%s has no methods: write clear(%s)", xs, xs)
+	case "copy":
+		return fmt.Sprintf("%s has no methods: write copy(dst, %s)", xs, xs)
+	}
+	return ""
+}
+
+// readerHint: a string or []byte where an interface (io.Reader) is
+// wanted: the constructor of strings or bytes that makes one.
+func (c *checker) readerHint(x ast.Expr, from, to types.Type) string {
+	it, ok := to.Underlying().(*types.Interface)
+	if !ok || it.NumMethods() == 0 {
+		return ""
+	}
+	pkgPath := ""
+	switch {
+	case isString(from):
+		pkgPath = "strings"
+	case isByteSlice(from):
+		pkgPath = "bytes"
+	default:
+		return ""
+	}
+	pkg, err := c.cache.Import(pkgPath)
+	if err != nil {
+		return ""
+	}
+	for _, n := range pkg.Scope().Names() {
+		fn, ok := pkg.Scope().Lookup(n).(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() != 1 || sig.Results().Len() != 1 || !types.AssignableTo(from, sig.Params().At(0).Type()) {
+			continue
+		}
+		if types.Implements(sig.Results().At(0).Type(), it) {
+			return fmt.Sprintf("%s %s is not %s %s: wrap it, %s.%s(%s)%s", article(c.typeString(from)), c.typeString(from), article(c.typeString(to)), c.typeString(to), pkgPath, n, c.text(x), c.importNote(pkgPath))
+		}
+	}
+	return ""
+}
+
+// divisionHint: an integer quotient where a float is wanted: convert the
+// operands before dividing.
+func (c *checker) divisionHint(x ast.Expr, from, to types.Type) string {
+	q, ok := ast.Unparen(x).(*ast.BinaryExpr)
+	if !ok || q.Op != token.QUO || !isInteger(from) || !isNumeric(to) || isInteger(to) {
+		return ""
+	}
+	ts := c.typeString(to)
+	conv := func(e ast.Expr) string {
+		if c.info.Types[e].Value != nil {
+			return c.text(e)
+		}
+		return ts + "(" + c.text(e) + ")"
+	}
+	return fmt.Sprintf("convert before dividing (an integer division drops the fraction): %s / %s", conv(q.X), conv(q.Y))
+}
+
+// convertElemsHint: a slice of one struct type where a slice of another
+// with the same fields is wanted: convert each element.
+func (c *checker) convertElemsHint(x ast.Expr, from, to types.Type) string {
+	fs, ok := from.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	ts, ok := to.Underlying().(*types.Slice)
+	if !ok || !types.ConvertibleTo(fs.Elem(), ts.Elem()) {
+		return ""
+	}
+	if _, ok := fs.Elem().Underlying().(*types.Struct); !ok {
+		return ""
+	}
+	et := c.typeString(ts.Elem())
+	return fmt.Sprintf("the two element types have the same fields: convert each, out := make(%s, 0, len(%s)); for _, e := range %s { out = append(out, %s(e)) }", c.typeString(to), c.text(x), c.text(x), et)
+}
+
+// receiverCompareHint: a method's result compared with a value of the
+// receiver's type (d.Hours() > 24*time.Hour): compare the receiver.
+func (c *checker) receiverCompareHint(b *ast.BinaryExpr) string {
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		call, ok := ast.Unparen(p[0]).(*ast.CallExpr)
+		if !ok || len(call.Args) != 0 {
+			continue
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		rt, ot := c.info.Types[sel.X].Type, c.info.Types[p[1]].Type
+		if rt == nil || ot == nil || !types.Identical(rt, ot) {
+			continue
+		}
+		if p[0] == b.X {
+			return fmt.Sprintf("both sides should be %s: compare %s itself, %s %s %s", c.typeString(rt), c.text(sel.X), c.text(sel.X), b.Op, c.text(p[1]))
+		}
+		return fmt.Sprintf("both sides should be %s: compare %s itself, %s %s %s", c.typeString(rt), c.text(sel.X), c.text(p[1]), b.Op, c.text(sel.X))
+	}
+	return ""
+}
+
+// nilCompareHint: a value that cannot be nil compared with nil.
+func (c *checker) nilCompareHint(b *ast.BinaryExpr) string {
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		nt, ok := c.info.Types[p[1]].Type.(*types.Basic)
+		if !ok || nt.Kind() != types.UntypedNil {
+			continue
+		}
+		t := c.info.Types[p[0]].Type
+		if t == nil {
+			continue
+		}
+		xs := c.text(p[0])
+		switch {
+		case isString(t):
+			return fmt.Sprintf(`a string is never nil: compare with the empty string, %s %s ""`, xs, b.Op)
+		case isNumeric(t):
+			return fmt.Sprintf("a number is never nil: compare with 0, %s %s 0", xs, b.Op)
+		case t.Underlying() == types.Typ[types.Bool]:
+			return fmt.Sprintf("a bool is never nil: use it, %s", xs)
+		}
+	}
+	return ""
+}
+
+// mapIndexHint: a map with string keys indexed by a number.
+func (c *checker) mapIndexHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	ix, ok := parents[x].(*ast.IndexExpr)
+	if !ok || ix.Index != x {
+		return ""
+	}
+	xt := c.info.Types[ix.X].Type
+	if xt == nil {
+		return ""
+	}
+	mt, ok := xt.Underlying().(*types.Map)
+	if !ok || !isString(mt.Key()) || !isNumeric(c.info.Types[x].Type) || c.info.Types[x].Value == nil {
+		return ""
+	}
+	xs := c.text(ix.X)
+	return fmt.Sprintf(`%s is a map (%s), indexed by its keys, not by position: %s["<key>"]; for the n-th key, sort the keys first (keys := slices.Sorted(maps.Keys(%s)); %s[keys[%s]])`, xs, c.typeString(mt), xs, xs, xs, c.text(x))
 }

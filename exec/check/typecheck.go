@@ -215,6 +215,22 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 		withFields = append(withFields, t)
 	}
 	typeLine := "types of " + pkg.Path() + ": " + strings.Join(withFields, ", ")
+	// One name that the wrong one holds or is held in (Float for
+	// Float64, String for StringPtr) is said first, in a sentence.
+	lead := ""
+	if !wantType {
+		var held []string
+		ln := strings.ToLower(name)
+		for _, f := range funcs {
+			lf := strings.ToLower(f)
+			if len(lf) >= 3 && (strings.HasPrefix(ln, lf) || strings.HasPrefix(lf, ln)) {
+				held = append(held, f)
+			}
+		}
+		if len(held) == 1 {
+			lead = "did you mean " + pkg.Name() + "." + held[0] + "?\n"
+		}
+	}
 	funcLine := "functions of " + pkg.Path() + ": " + strings.Join(closestBy(name, funcs, func(fn string) []string { return relatedWords(pkg, fn) }), ", ")
 	if len(funcs) == 0 {
 		return typeLine + "\n(cat " + dir + "/*.go to see them)"
@@ -231,7 +247,7 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	if wantType || strings.Contains(name, "Arg") || strings.HasSuffix(name, "Result") {
 		return typeLine + "\n" + funcLine + "\n(cat " + dir + "/*.go to see them)"
 	}
-	return funcLine + "\n" + typeLine + "\n(cat " + dir + "/doc.go lists the functions, " + dir + "/*.go the types)"
+	return lead + funcLine + "\n" + typeLine + "\n(cat " + dir + "/doc.go lists the functions, " + dir + "/*.go the types)"
 }
 
 // fieldsHint lists the fields of a struct type (through a pointer),
