@@ -53,6 +53,11 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	msg := te.Msg
 	switch {
 	case reCannotUse.MatchString(msg):
+		if reNilAs.MatchString(msg) {
+			if h := c.nilAsHint(te.Pos); h != "" {
+				return h
+			}
+		}
 		if x := outerExpr(at); x != nil {
 			if h := c.unkeyedHint(x, parents); h != "" {
 				return h
@@ -60,6 +65,18 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			from := c.info.Types[x].Type
 			to := c.targetType(x, parents)
 			if from != nil && to != nil {
+				if strings.Contains(msg, "has pointer receiver)") {
+					switch x.(type) {
+					case *ast.CompositeLit, *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
+						return fmt.Sprintf("its methods are on the pointer: write &%s", c.text(x))
+					}
+				}
+				if lit, ok := x.(*ast.CompositeLit); ok && len(lit.Elts) == 0 {
+					return fmt.Sprintf("write an empty %s, %s{}", c.typeString(to), c.typeString(to))
+				}
+				if !types.Identical(from, to) && types.Identical(from.Underlying(), to.Underlying()) {
+					return fmt.Sprintf("%s is a %s: convert it, %s(%s)", c.text(x), c.typeString(from), c.typeString(to), c.text(x))
+				}
 				if h := c.mapIndexHint(x, parents); h != "" {
 					return h
 				}
@@ -91,6 +108,15 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			}
 		}
 	case reMismatch.MatchString(msg):
+		if b, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr); ok && b.Op != token.EQL && b.Op != token.NEQ {
+			for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if t := c.info.Types[p[0]].Type; t != nil && isEmptyInterface(t) {
+					if ot := c.info.Types[p[1]].Type; ot != nil && !isEmptyInterface(ot) {
+						return fmt.Sprintf("%s is an interface value: assert its type first, %s.(%s)", c.text(p[0]), c.text(p[0]), c.typeString(types.Default(ot)))
+					}
+				}
+			}
+		}
 		if b := c.enclosing(te.Pos, func(n ast.Node) bool {
 			b, ok := n.(*ast.BinaryExpr)
 			if !ok {
@@ -147,17 +173,15 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	case reMultiValue.MatchString(msg):
 		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok && n.Pos() == te.Pos }); call != nil {
 			if tup, ok := c.info.Types[call.(*ast.CallExpr)].Type.(*types.Tuple); ok && tup.Len() > 1 {
-				names := make([]string, tup.Len())
-				for i := range names {
-					names[i] = "v" + strconv.Itoa(i+1)
-					if i == 0 {
-						names[i] = "res"
-					}
-					if types.Identical(tup.At(i).Type(), types.Universe.Lookup("error").Type()) {
-						names[i] = "err"
-					}
+				names := c.resultNames(tup)
+				if names[0] == "out" || names[0] == "v1" {
+					names[0] = "res"
 				}
-				return fmt.Sprintf("it returns %d values: assign them first, %s := %s, check err, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), names[0])
+				check := "check err"
+				if names[len(names)-1] == "ok" {
+					check = "check ok"
+				}
+				return fmt.Sprintf("it returns %d values: assign them first, %s := %s, %s, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), check, names[0])
 			}
 		}
 	case reNonBool.MatchString(msg):
@@ -189,6 +213,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	case reConvertIndex.MatchString(msg):
 		if ix := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok }); ix != nil {
 			ie := ix.(*ast.IndexExpr)
+			if h := c.sliceIndexHint(ie.Pos()); h != "" {
+				return h
+			}
 			if t := c.info.Types[ie.X].Type; t != nil {
 				if _, ok := t.Underlying().(*types.Slice); ok {
 					xs := c.text(ie.X)
@@ -287,6 +314,20 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				return fmt.Sprintf("assign its result: v := %s", c.text(call))
 			}
 		}
+	case reNilAs.MatchString(msg):
+		return c.nilAsHint(te.Pos)
+	case reCaseMismatch.MatchString(msg):
+		return c.caseHint(reCaseMismatch.FindStringSubmatch(msg))
+	case reAddrConst.MatchString(msg):
+		v := reAddrConst.FindStringSubmatch(msg)[1]
+		return fmt.Sprintf("a constant has no address: write mcp.Ptr(%s)%s", v, c.mcpImport())
+	case reNotIface.MatchString(msg):
+		return c.assertHint(te.Pos)
+	case reNonVariadic.MatchString(msg):
+		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }); call != nil {
+			ce := call.(*ast.CallExpr)
+			return fmt.Sprintf("%s takes the slice itself: write %s(%s) without the ...", c.text(ce.Fun), c.text(ce.Fun), c.argList(ce))
+		}
 	case reTruncated.MatchString(msg):
 		return c.truncatedHint(te.Pos)
 	case reNotSatisfy.MatchString(msg):
@@ -298,6 +339,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			return c.returnHint(r.(*ast.ReturnStmt))
 		}
 	case reIndexInt.MatchString(msg):
+		if h := c.sliceIndexHint(te.Pos); h != "" {
+			return h
+		}
 		if x := outerExpr(at); x != nil {
 			return fmt.Sprintf("convert it: int(%s)", c.text(x))
 		}
@@ -2301,4 +2345,253 @@ func (c *checker) mapIndexHint(x ast.Expr, parents map[ast.Node]ast.Node) string
 	}
 	xs := c.text(ix.X)
 	return fmt.Sprintf(`%s is a map (%s), indexed by its keys, not by position: %s["<key>"]; for the n-th key, sort the keys first (keys := slices.Sorted(maps.Keys(%s)); %s[keys[%s]])`, xs, c.typeString(mt), xs, xs, xs, c.text(x))
+}
+
+var (
+	reNilAs        = regexp.MustCompile(`^cannot use nil as (.+) value in `)
+	reCaseMismatch = regexp.MustCompile(`^invalid case (.+) in switch on (.+) \(mismatched types (.+) and (.+)\)$`)
+	reAddrConst    = regexp.MustCompile(`^invalid operation: cannot take address of (.+) \(untyped (\w+) constant\)$`)
+	reNotIface     = regexp.MustCompile(`^invalid operation: (.+) \(.+ of (?:\w+ )?type (.+)\) is not an interface$`)
+	reNonVariadic  = regexp.MustCompile(`^cannot use \.\.\. in call to non-variadic (.+)$`)
+)
+
+// syntaxHint explains syntax other languages have and Go has not, from
+// the source line of the error.
+func syntaxHint(src []byte, e *scanner.Error) string {
+	lines := strings.Split(string(src), "\n")
+	if e.Pos.Line < 1 || e.Pos.Line > len(lines) {
+		return ""
+	}
+	line := strings.TrimSpace(lines[e.Pos.Line-1])
+	switch {
+	case strings.Contains(e.Msg, "'?'"):
+		return "Go has no ?: operator: declare the variable, then set it in an if ... else (v := b; if cond { v = a })"
+	case strings.HasPrefix(line, "while ") || strings.HasPrefix(line, "while("):
+		return "Go has no while: write for cond { ... }"
+	case strings.Contains(e.Msg, "found '++'") || strings.Contains(e.Msg, "found '--'"):
+		return "x++ and x-- are statements, not expressions: write n++ on its own line, then use n"
+	case strings.HasPrefix(line, "do ") || line == "do {":
+		return "Go has no do-while: write for { ...; if !cond { break } }"
+	}
+	return ""
+}
+
+// promotedFieldHint: a field of an embedded struct named in a literal of
+// the outer one (promoted fields cannot be set there).
+func (c *checker) promotedFieldHint(lit *ast.CompositeLit, name string) string {
+	t := c.info.Types[lit].Type
+	if t == nil {
+		return ""
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(f.Type(), true, nil, name); obj != nil {
+			if v, ok := obj.(*types.Var); ok && v.IsField() {
+				return fmt.Sprintf("%s is promoted from the embedded %s, and a literal cannot set promoted fields: name the embedded struct, %s{%s: %s{%s: ...}, ...}",
+					name, c.typeString(f.Type()), c.typeString(t), f.Name(), c.typeString(f.Type()), name)
+			}
+		}
+	}
+	return ""
+}
+
+// typeMemberHint: a member selected from a type (Kind.Csv): the
+// type's constants.
+func (c *checker) typeMemberHint(sel *ast.SelectorExpr) string {
+	tv, ok := c.info.Types[sel.X]
+	if !ok || !tv.IsType() {
+		return ""
+	}
+	named, ok := types.Unalias(tv.Type).(*types.Named)
+	if !ok {
+		return ""
+	}
+	consts := constantsOf(named)
+	if len(consts) == 0 {
+		return ""
+	}
+	near := closest(sel.Sel.Name, consts)
+	return fmt.Sprintf("a type has no members: its constants are declared beside it, %s", strings.Join(c.qualified(named, near), ", "))
+}
+
+// stringMethodHint: String() asked of a type that has none.
+func (c *checker) stringMethodHint(sel *ast.SelectorExpr) string {
+	if sel.Sel.Name != "String" {
+		return ""
+	}
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	xs := c.text(sel.X)
+	if isString(t) {
+		return fmt.Sprintf("%s has no String method: convert it, string(%s)", xs, xs)
+	}
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		if sig := fn.Type().(*types.Signature); sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(sig.Results().At(0).Type()) {
+			return fmt.Sprintf("%s has no String method: its text is %s.%s()", xs, xs, fn.Name())
+		}
+	}
+	return fmt.Sprintf("%s has no String method: format it, fmt.Sprint(%s) (or fmt.Sprintf(\"%%+v\", %s) with field names)", xs, xs, xs)
+}
+
+// caseHint: a switch case of another type: the switch value's constants.
+func (c *checker) caseHint(m []string) string {
+	for _, n := range c.pkgNamedTypes(m[4]) {
+		if consts := constantsOf(n); len(consts) > 0 && len(consts) <= 12 {
+			return fmt.Sprintf("%s is a %s: its cases are %s", m[2], c.typeString(n), strings.Join(c.qualified(n, consts), ", "))
+		}
+	}
+	return ""
+}
+
+// pkgNamedTypes finds the named types spelt s (pkg.Name) among the
+// snippet's uses.
+func (c *checker) pkgNamedTypes(s string) []*types.Named {
+	var out []*types.Named
+	seen := map[*types.Named]bool{}
+	for _, tv := range c.info.Types {
+		if n, ok := types.Unalias(tv.Type).(*types.Named); ok && !seen[n] && c.typeString(n) == s {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// nilAsHint: nil where a value type is wanted: its zero value.
+func (c *checker) nilAsHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Name == "nil" })
+	id, ok := n.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	parents := map[ast.Node]ast.Node{}
+	ast.Inspect(c.file, func(x ast.Node) bool {
+		if r, ok := x.(*ast.ReturnStmt); ok {
+			for _, e := range r.Results {
+				parents[e] = r
+			}
+		}
+		return true
+	})
+	t := c.targetType(id, parents)
+	if t == nil {
+		return ""
+	}
+	if _, ok := t.(*types.TypeParam); ok {
+		ts := c.typeString(t)
+		return fmt.Sprintf("nil is not a %s (a type parameter): return its zero value, var zero %s; return zero", ts, ts)
+	}
+	return fmt.Sprintf("nil is not a %s: write its zero value, %s", c.typeString(t), c.zeroValue(t))
+}
+
+// assertHint: a type assertion on a value that is not an interface.
+func (c *checker) assertHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.TypeAssertExpr); return ok })
+	ta, ok := n.(*ast.TypeAssertExpr)
+	if !ok || ta.Type == nil {
+		return ""
+	}
+	xt, at := c.info.Types[ta.X].Type, c.info.Types[ta.Type].Type
+	if id, ok := ta.Type.(*ast.Ident); ok && at == nil {
+		if tn, ok := c.info.Uses[id].(*types.TypeName); ok {
+			at = tn.Type()
+		} else if tn, ok := types.Universe.Lookup(id.Name).(*types.TypeName); ok {
+			at = tn.Type()
+		}
+	}
+	if xt == nil || at == nil {
+		return ""
+	}
+	xs := c.text(ta.X)
+	if types.Identical(xt, at) {
+		return fmt.Sprintf("%s is already a %s: drop the .(%s)", xs, c.typeString(at), c.text(ta.Type))
+	}
+	if types.ConvertibleTo(xt, at) {
+		return fmt.Sprintf("%s is a %s, not an interface: convert it, %s(%s)", xs, c.typeString(xt), c.text(ta.Type), xs)
+	}
+	if isString(xt) && isNumeric(at) {
+		return fmt.Sprintf("%s is a string, not an interface: parse it, n, err := strconv.Atoi(%s)", xs, xs)
+	}
+	return ""
+}
+
+// resultNames names the values of a call's results for an assignment:
+// the declared names, else ok for a bool, err for an error, and a name
+// from the type's initials.
+func (c *checker) resultNames(tup *types.Tuple) []string {
+	names := make([]string, tup.Len())
+	for i := range names {
+		v := tup.At(i)
+		t := v.Type()
+		switch {
+		case types.Identical(t, types.Universe.Lookup("error").Type()):
+			names[i] = "err"
+		case t.Underlying() == types.Typ[types.Bool] && i > 0:
+			names[i] = "ok"
+		case v.Name() != "" && v.Name() != "_":
+			names[i] = v.Name()
+		default:
+			if n, ok := types.Unalias(deref(t)).(*types.Named); ok {
+				var b strings.Builder
+				for _, r := range n.Obj().Name() {
+					if r >= 'A' && r <= 'Z' {
+						b.WriteRune(r + 'a' - 'A')
+					}
+				}
+				names[i] = b.String()
+			}
+			if names[i] == "" {
+				names[i] = "v" + strconv.Itoa(i+1)
+			}
+		}
+	}
+	return names
+}
+
+// sliceIndexHint: a slice indexed by a string: by position, or search
+// it (by the string field closest to the index's name).
+func (c *checker) sliceIndexHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok })
+	ie, ok := n.(*ast.IndexExpr)
+	if !ok {
+		return ""
+	}
+	xt, it := c.info.Types[ie.X].Type, c.info.Types[ie.Index].Type
+	if xt == nil || it == nil || !isString(it) {
+		return ""
+	}
+	s, ok := xt.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	xs, is := c.text(ie.X), c.text(ie.Index)
+	st, ok := deref(s.Elem()).Underlying().(*types.Struct)
+	if !ok {
+		return fmt.Sprintf("%s is a slice, indexed by position: %s[0] is the first; to find a value, i := slices.Index(%s, %s)", xs, xs, xs, is)
+	}
+	var fields []string
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Exported() && isString(f.Type()) {
+			fields = append(fields, f.Name())
+		}
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	field := closest(is, fields)[0]
+	return fmt.Sprintf("%s is a slice, indexed by position: to find an element by a field, range over it, for _, e := range %s { if e.%s == %s { ... } }", xs, xs, field, is)
 }

@@ -102,6 +102,9 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 				if at, h, ok := callStmtFix(f, c.fset, src, e); ok {
 					p, hint = at, h
 				}
+				if hint == "" {
+					hint = syntaxHint(src, e)
+				}
 				p.Filename = filename
 				c.errs = append(c.errs, &Error{Pos: p, Msg: "syntax error: " + e.Msg, Hint: hint})
 			}

@@ -91,6 +91,12 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 					return c.stdMemberHint(pn.Imported(), id.Name)
 				}
 			}
+			if h := c.typeMemberHint(sel); h != "" {
+				return h
+			}
+			if h := c.stringMethodHint(sel); h != "" {
+				return h
+			}
 			if h := c.interfaceMemberHint(sel); h != "" {
 				return h
 			}
@@ -112,6 +118,9 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 		// Key of a struct literal that the struct lacks.
 		if kv, ok := parent.(*ast.KeyValueExpr); ok && kv.Key == id {
 			if lit, ok := parents[kv].(*ast.CompositeLit); ok {
+				if h := c.promotedFieldHint(lit, id.Name); h != "" {
+					return h
+				}
 				if tv, ok := c.info.Types[lit]; ok && tv.Type != nil {
 					return fieldsHint(tv.Type, c.qualifier, id.Name)
 				}
