@@ -64,7 +64,22 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			}
 			from := c.info.Types[x].Type
 			to := c.targetType(x, parents)
+			if send, ok := parents[x].(*ast.SendStmt); ok && send.Value == x && from != nil {
+				if ch, ok := c.info.Types[send.Chan].Type.Underlying().(*types.Chan); ok {
+					ft := c.typeString(types.Default(from))
+					return fmt.Sprintf("%s carries %s: send one, or make a channel of %s, make(chan %s)", c.text(send.Chan), c.typeString(ch.Elem()), ft, ft)
+				}
+			}
 			if from != nil && to != nil {
+				if _, isIface := to.Underlying().(*types.Interface); isIface {
+					if call, ok := parents[x].(*ast.CallExpr); ok {
+						if fn := c.calleeFunc(call); fn != nil && fn.Pkg().Path() == "sort" {
+							if h := c.sliceForSliceHint(x, from, types.NewSlice(types.Typ[types.String]), parents); h != "" {
+								return h
+							}
+						}
+					}
+				}
 				if strings.Contains(msg, "has pointer receiver)") {
 					switch x.(type) {
 					case *ast.CompositeLit, *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
@@ -76,6 +91,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				}
 				if !types.Identical(from, to) && types.Identical(from.Underlying(), to.Underlying()) {
 					return fmt.Sprintf("%s is a %s: convert it, %s(%s)", c.text(x), c.typeString(from), c.typeString(to), c.text(x))
+				}
+				if h := c.rangeKeyHint(x, to, parents); h != "" {
+					return h
 				}
 				if h := c.mapIndexHint(x, parents); h != "" {
 					return h
@@ -128,6 +146,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			return c.binaryHint(b.(*ast.BinaryExpr))
 		}
 		if a, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+			if h := c.methodAssignHint(a); h != "" {
+				return h
+			}
 			lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
 			if q, ok := ast.Unparen(a.Rhs[0]).(*ast.BinaryExpr); ok && q.Op == token.QUO && lt != nil && rt != nil && isInteger(rt) && isNumeric(lt) && !isInteger(lt) {
 				ls := c.typeString(lt)
@@ -142,6 +163,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	case reArgCount.MatchString(msg):
 		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }); call != nil {
 			h := c.argsHint(call.(*ast.CallExpr))
+			if s := c.sameResultHint(call.(*ast.CallExpr)); s != "" && !strings.Contains(h, "it takes one") {
+				h += "\n" + s
+			}
 			if s := c.siblingArgsHint(call.(*ast.CallExpr)); s != "" {
 				if strings.Contains(s, "does not format") || h == "" {
 					return s
@@ -314,6 +338,11 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				return fmt.Sprintf("assign its result: v := %s", c.text(call))
 			}
 		}
+	case reNoValue.MatchString(msg):
+		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok && len(call.Args) > 0 {
+			return fmt.Sprintf("%s returns nothing: it changes %s in place; call it on its own line, then use %s", c.text(call.Fun), c.text(call.Args[0]), c.text(call.Args[0]))
+		}
+		return "it returns nothing: call it on its own line"
 	case reNilAs.MatchString(msg):
 		return c.nilAsHint(te.Pos)
 	case reCaseMismatch.MatchString(msg):
@@ -1221,7 +1250,11 @@ func (c *checker) stdMemberHint(pkg *types.Package, name string) string {
 	if len(near) > 5 {
 		near = near[:5]
 	}
-	return fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
+	h := fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
+	if pkg.Path() == "errors" {
+		h += "\n(to add context to an error, wrap it: fmt.Errorf(\"...: %w\", err))"
+	}
+	return h
 }
 
 // article is "a" or "an" for the type name s.
@@ -2297,6 +2330,15 @@ func (c *checker) receiverCompareHint(b *ast.BinaryExpr) string {
 		if rt == nil || ot == nil || !types.Identical(rt, ot) {
 			continue
 		}
+		switch b.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		default:
+			// Arithmetic: the same method on the other side.
+			if p[0] == b.X {
+				return fmt.Sprintf("%s is a %s: apply the same method to it, %s %s %s.%s()", c.text(p[1]), c.typeString(ot), c.text(b.X), b.Op, c.text(p[1]), sel.Sel.Name)
+			}
+			return fmt.Sprintf("%s is a %s: apply the same method to it, %s.%s() %s %s", c.text(p[1]), c.typeString(ot), c.text(p[1]), sel.Sel.Name, b.Op, c.text(b.Y))
+		}
 		if p[0] == b.X {
 			return fmt.Sprintf("both sides should be %s: compare %s itself, %s %s %s", c.typeString(rt), c.text(sel.X), c.text(sel.X), b.Op, c.text(p[1]))
 		}
@@ -2594,4 +2636,108 @@ func (c *checker) sliceIndexHint(pos token.Pos) string {
 	}
 	field := closest(is, fields)[0]
 	return fmt.Sprintf("%s is a slice, indexed by position: to find an element by a field, range over it, for _, e := range %s { if e.%s == %s { ... } }", xs, xs, field, is)
+}
+
+var reNoValue = regexp.MustCompile(`^(.+) \(no value\) used as value$`)
+
+// sameResultHint: functions of the callee's package that return what it
+// returns and take the arguments as given (strings.Split for
+// strings.Fields with a separator), when there are few.
+func (c *checker) sameResultHint(call *ast.CallExpr) string {
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return ""
+	}
+	want := fn.Type().(*types.Signature).Results()
+	var found []string
+	scope := fn.Pkg().Scope()
+	for _, n := range scope.Names() {
+		other, ok := scope.Lookup(n).(*types.Func)
+		if !ok || other == fn || !other.Exported() {
+			continue
+		}
+		sig := other.Type().(*types.Signature)
+		if sig.Variadic() || sig.TypeParams().Len() > 0 || sig.Params().Len() != len(call.Args) || !types.Identical(sig.Results(), want) {
+			continue
+		}
+		fit := true
+		for i, a := range call.Args {
+			if t := c.info.Types[a].Type; t == nil || !fits(t, sig.Params().At(i).Type()) {
+				fit = false
+			}
+		}
+		if fit {
+			found = append(found, fmt.Sprintf("%s.%s(%s)", fn.Pkg().Name(), n, c.argList(call)))
+		}
+	}
+	if len(found) == 0 || len(found) > 3 {
+		return ""
+	}
+	return "functions of " + fn.Pkg().Name() + " that take these arguments: " + strings.Join(found, ", ")
+}
+
+// methodAssignHint: x += y where x is a type with a method that takes y
+// (a strings.Builder's WriteString).
+func (c *checker) methodAssignHint(a *ast.AssignStmt) string {
+	if a.Tok != token.ADD_ASSIGN || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return ""
+	}
+	lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
+	if lt == nil || rt == nil {
+		return ""
+	}
+	ms := types.NewMethodSet(types.NewPointer(lt))
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() == 1 && !sig.Variadic() && types.Identical(types.Default(rt), sig.Params().At(0).Type()) &&
+			(strings.HasPrefix(fn.Name(), "Write") || strings.HasPrefix(fn.Name(), "Add") || strings.HasPrefix(fn.Name(), "Append")) {
+			return fmt.Sprintf("%s is a %s, not a %s: add to it with its method, %s.%s(%s)", c.text(a.Lhs[0]), c.typeString(lt), c.typeString(types.Default(rt)), c.text(a.Lhs[0]), fn.Name(), c.text(a.Rhs[0]))
+		}
+	}
+	return ""
+}
+
+// rangeKeyHint: a range statement's index used where its value's type is
+// wanted: the value.
+func (c *checker) rangeKeyHint(x ast.Expr, to types.Type, parents map[ast.Node]ast.Node) string {
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	obj := c.info.Uses[id]
+	if obj == nil {
+		return ""
+	}
+	use := func(v string) string {
+		if ix, ok := parents[x].(*ast.IndexExpr); ok && ix.Index == x {
+			return fmt.Sprintf("%s[%s]", c.text(ix.X), v)
+		}
+		return v
+	}
+	var hint string
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok || hint != "" {
+			return hint == ""
+		}
+		k, ok := rs.Key.(*ast.Ident)
+		if !ok || c.info.Defs[k] != obj {
+			return true
+		}
+		if v, ok := rs.Value.(*ast.Ident); ok {
+			if vt := c.info.Types[v].Type; vt == nil {
+				if o := c.info.Defs[v]; o != nil && types.AssignableTo(o.Type(), to) {
+					hint = fmt.Sprintf("%s is the index of the range; its value is %s: use %s", id.Name, v.Name, use(v.Name))
+				}
+			} else if types.AssignableTo(vt, to) {
+				hint = fmt.Sprintf("%s is the index of the range; its value is %s: use %s", id.Name, v.Name, use(v.Name))
+			}
+		}
+		return false
+	})
+	return hint
 }
