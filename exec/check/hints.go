@@ -80,6 +80,15 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 						}
 					}
 				}
+				if h := c.asFuncHint(x, from, parents); h != "" {
+					return h
+				}
+				if h := c.argPackageHint(x, from, parents); h != "" {
+					return h
+				}
+				if h := c.alreadyHint(x, from, parents); h != "" {
+					return h
+				}
 				if strings.Contains(msg, "has pointer receiver)") {
 					switch x.(type) {
 					case *ast.CompositeLit, *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
@@ -205,7 +214,13 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				if names[len(names)-1] == "ok" {
 					check = "check ok"
 				}
-				return fmt.Sprintf("it returns %d values: assign them first, %s := %s, %s, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), check, names[0])
+				h := fmt.Sprintf("it returns %d values: assign them first, %s := %s, %s, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), check, names[0])
+				if fn := c.calleeFunc(call.(*ast.CallExpr)); fn != nil && fn.Type().(*types.Signature).Recv() == nil {
+					if must := fn.Pkg().Scope().Lookup("Must" + fn.Name()); must != nil {
+						h = fmt.Sprintf("%s.%s returns one value and panics on a bad argument: write %s.%s(%s); or %s", fn.Pkg().Name(), must.Name(), fn.Pkg().Name(), must.Name(), c.argList(call.(*ast.CallExpr)), h)
+					}
+				}
+				return h
 			}
 		}
 	case reNonBool.MatchString(msg):
@@ -343,6 +358,23 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			return fmt.Sprintf("%s returns nothing: it changes %s in place; call it on its own line, then use %s", c.text(call.Fun), c.text(call.Args[0]), c.text(call.Args[0]))
 		}
 		return "it returns nothing: call it on its own line"
+	case reNonLocalMethod.MatchString(msg):
+		if fd, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.FuncDecl); return ok }).(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
+			t := reNonLocalMethod.FindStringSubmatch(msg)[1]
+			name := strings.ToLower(fd.Name.Name[:1]) + fd.Name.Name[1:]
+			recv := "v"
+			if len(fd.Recv.List[0].Names) > 0 {
+				recv = fd.Recv.List[0].Names[0].Name
+			}
+			return fmt.Sprintf("methods can only be declared on the snippet's own types: write a function, func %s(%s %s) ..., called as %s(x), or declare a type of your own, type myT %s", name, recv, t, name, t)
+		}
+	case reStringAssign.MatchString(msg):
+		m := reStringAssign.FindStringSubmatch(msg)
+		if ix, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok }).(*ast.IndexExpr); ok {
+			if t := c.info.Types[ix.X].Type; t != nil && isString(t) {
+				return fmt.Sprintf("strings cannot be changed in place: convert, b := []byte(%s) (or []rune for non-ASCII), set b[%s], then %s = string(b)", m[1], m[2], m[1])
+			}
+		}
 	case reNilAs.MatchString(msg):
 		return c.nilAsHint(te.Pos)
 	case reCaseMismatch.MatchString(msg):
@@ -2363,6 +2395,11 @@ func (c *checker) nilCompareHint(b *ast.BinaryExpr) string {
 		case isString(t):
 			return fmt.Sprintf(`a string is never nil: compare with the empty string, %s %s ""`, xs, b.Op)
 		case isNumeric(t):
+			if call, ok := ast.Unparen(p[0]).(*ast.CallExpr); ok {
+				if fn := c.calleeFunc(call); fn != nil && strings.Contains(fn.Name(), "Index") {
+					return fmt.Sprintf("%s is -1 when there is none: write %s >= 0 (found) or %s == -1 (not found)", xs, xs, xs)
+				}
+			}
 			return fmt.Sprintf("a number is never nil: compare with 0, %s %s 0", xs, b.Op)
 		case t.Underlying() == types.Typ[types.Bool]:
 			return fmt.Sprintf("a bool is never nil: use it, %s", xs)
@@ -2382,8 +2419,29 @@ func (c *checker) mapIndexHint(x ast.Expr, parents map[ast.Node]ast.Node) string
 		return ""
 	}
 	mt, ok := xt.Underlying().(*types.Map)
-	if !ok || !isString(mt.Key()) || !isNumeric(c.info.Types[x].Type) || c.info.Types[x].Value == nil {
+	if !ok || !isString(mt.Key()) || !isNumeric(c.info.Types[x].Type) {
 		return ""
+	}
+	if c.info.Types[x].Value == nil {
+		// A variable: only a for loop's counter stands for a position.
+		id, ok := x.(*ast.Ident)
+		if !ok {
+			return ""
+		}
+		obj := c.info.Uses[id]
+		fs, ok := c.enclosing(id.Pos(), func(n ast.Node) bool { _, ok := n.(*ast.ForStmt); return ok }).(*ast.ForStmt)
+		if obj == nil || !ok || fs.Init == nil {
+			return ""
+		}
+		as, ok := fs.Init.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 {
+			return ""
+		}
+		if lid, ok := as.Lhs[0].(*ast.Ident); !ok || c.info.Defs[lid] != obj {
+			return ""
+		}
+		xs := c.text(ix.X)
+		return fmt.Sprintf("%s is a map, with no positions: range over it, for k, v := range %s { ... } (sorted: for _, k := range slices.Sorted(maps.Keys(%s)))", xs, xs, xs)
 	}
 	xs := c.text(ix.X)
 	return fmt.Sprintf(`%s is a map (%s), indexed by its keys, not by position: %s["<key>"]; for the n-th key, sort the keys first (keys := slices.Sorted(maps.Keys(%s)); %s[keys[%s]])`, xs, c.typeString(mt), xs, xs, xs, c.text(x))
@@ -2740,4 +2798,93 @@ func (c *checker) rangeKeyHint(x ast.Expr, to types.Type, parents map[ast.Node]a
 		return false
 	})
 	return hint
+}
+
+var (
+	reNonLocalMethod = regexp.MustCompile(`^cannot define new methods on non-local type (.+)$`)
+	reStringAssign   = regexp.MustCompile(`^cannot assign to (.+)\[(.+)\] \(neither addressable nor a map index expression\)$`)
+)
+
+// argPackageHint: a string (or []byte) given to a function of another
+// package that has a function of the same name for it (bytes.Contains or
+// unicode.ToUpper given a string: strings.Contains, strings.ToUpper).
+func (c *checker) argPackageHint(x ast.Expr, from types.Type, parents map[ast.Node]ast.Node) string {
+	call, ok := parents[x].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return ""
+	}
+	var other string
+	switch {
+	case isString(from):
+		other = "strings"
+	case isByteSlice(from):
+		other = "bytes"
+	default:
+		return ""
+	}
+	if fn.Pkg().Path() == other {
+		return ""
+	}
+	op, err := c.cache.Import(other)
+	if err != nil {
+		return ""
+	}
+	alt, ok := op.Scope().Lookup(fn.Name()).(*types.Func)
+	if !ok {
+		return ""
+	}
+	sig := alt.Type().(*types.Signature)
+	if sig.Params().Len() != len(call.Args) {
+		return ""
+	}
+	for i, a := range call.Args {
+		if t := c.info.Types[a].Type; t == nil || !fits(t, sig.Params().At(i).Type()) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("for %s, package %s has the same function: %s.%s(%s)%s", article(c.typeString(from))+" "+c.typeString(from), other, other, fn.Name(), c.argList(call), c.importNote(other))
+}
+
+// alreadyHint: a parse function given a value of the type it returns.
+func (c *checker) alreadyHint(x ast.Expr, from types.Type, parents map[ast.Node]ast.Node) string {
+	call, ok := parents[x].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil {
+		return ""
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() == 0 || !types.Identical(res.At(0).Type(), types.Default(from)) {
+		return ""
+	}
+	return fmt.Sprintf("%s is already %s %s: use it as it is, without %s", c.text(x), article(c.typeString(from)), c.typeString(types.Default(from)), c.text(call.Fun))
+}
+
+// asFuncHint: an error type's value given to errors.Is or errors.As: the
+// package's As<Type> function, if it has one.
+func (c *checker) asFuncHint(x ast.Expr, from types.Type, parents map[ast.Node]ast.Node) string {
+	call, ok := parents[x].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Pkg().Path() != "errors" || len(call.Args) == 0 {
+		return ""
+	}
+	named, ok := types.Unalias(deref(from)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	as := named.Obj().Pkg().Scope().Lookup("As" + named.Obj().Name())
+	if as == nil {
+		return ""
+	}
+	q := c.qualifier(named.Obj().Pkg())
+	return fmt.Sprintf("to ask whether %s is a %s, use %s.%s: if v, ok := %s.%s(%s); ok { ... }", c.text(call.Args[0]), c.typeString(named), q, as.Name(), q, as.Name(), c.text(call.Args[0]))
 }
