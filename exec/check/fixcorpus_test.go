@@ -87,11 +87,14 @@ type fixWant struct {
 	alts []string
 }
 
-func loadFixCorpus(tb testing.TB) []fixCase {
+func loadFixCorpus(tb testing.TB) []fixCase { return loadFixSets(tb, "testdata/fixes") }
+
+// loadFixSets loads the fix cases of every dir/*.txtar.
+func loadFixSets(tb testing.TB, dir string) []fixCase {
 	tb.Helper()
-	files, err := filepath.Glob("testdata/fixes/*.txtar")
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil || len(files) == 0 {
-		tb.Fatalf("no fix corpus under testdata/fixes: %v", err)
+		tb.Fatalf("no fix cases under %s: %v", dir, err)
 	}
 	var cases []fixCase
 	for _, file := range files {
@@ -256,6 +259,44 @@ func TestFixCorpus(t *testing.T) {
 	}
 	if sc.share() < fixShareMin {
 		t.Errorf("share %.1f%%, want at least %.1f%%", sc.share(), fixShareMin)
+	}
+}
+
+// TestHeldOutFixes scores the held-out sets (testdata/heldout/*.txtar):
+// snippets written before reading the messages, never used to improve
+// them. Each set's share is logged, for docs/BENCHMARKS.md, and not
+// asserted: the sets measure how the messages do on mistakes they were
+// not tuned for. It fails only when a snippet does not load.
+// MCPFS_FIX_SHOW=1 logs every message and every miss.
+func TestHeldOutFixes(t *testing.T) {
+	cases := loadFixSets(t, "testdata/heldout")
+	tree := fixTree(t)
+	bySet := map[string]*fixScore{}
+	var sets []string
+	show := os.Getenv("MCPFS_FIX_SHOW") != ""
+	for _, c := range cases {
+		if bySet[c.file] == nil {
+			bySet[c.file] = &fixScore{}
+			sets = append(sets, c.file)
+		}
+		sc := scoreFixCorpus([]fixCase{c}, tree, func(c fixCase, err error, missed []fixWant) {
+			if show {
+				t.Logf("%s/%s:\n%v", c.file, c.name, err)
+				for _, w := range missed {
+					t.Logf("MISS %s/%s (%s): line %d, %s", c.file, c.name, c.desc, w.line, strings.Join(w.alts, " or "))
+				}
+			}
+		})
+		s := bySet[c.file]
+		s.programs += sc.programs
+		s.programsMet += sc.programsMet
+		s.wants += sc.wants
+		s.met += sc.met
+	}
+	for _, name := range sets {
+		sc := bySet[name]
+		t.Logf("held-out %s: %d programs, %d problems: %d point at the line and name the fix (%.1f%%)",
+			name, sc.programs, sc.wants, sc.met, sc.share())
 	}
 }
 

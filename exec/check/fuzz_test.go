@@ -19,8 +19,11 @@ func FuzzCheck(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	// The broken programs of the fix corpus drive the hints.
+	// The broken programs of the fix corpus and the held-out sets drive
+	// the hints.
 	fixes, _ := filepath.Glob("testdata/fixes/*.txtar")
+	heldout, _ := filepath.Glob("testdata/heldout/*.txtar")
+	fixes = append(fixes, heldout...)
 	for _, file := range fixes {
 		if ar, err := txtar.ParseFile(file); err == nil {
 			for _, fl := range ar.Files {

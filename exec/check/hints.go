@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/scanner"
 	"go/token"
 	"go/types"
+	"path"
 	"reflect"
 	"regexp"
 	"slices"
@@ -51,17 +53,97 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	msg := te.Msg
 	switch {
 	case reCannotUse.MatchString(msg):
+		if reNilAs.MatchString(msg) {
+			if h := c.nilAsHint(te.Pos); h != "" {
+				return h
+			}
+		}
 		if x := outerExpr(at); x != nil {
 			if h := c.unkeyedHint(x, parents); h != "" {
 				return h
 			}
 			from := c.info.Types[x].Type
 			to := c.targetType(x, parents)
+			if send, ok := parents[x].(*ast.SendStmt); ok && send.Value == x && from != nil {
+				if ch, ok := c.info.Types[send.Chan].Type.Underlying().(*types.Chan); ok {
+					ft := c.typeString(types.Default(from))
+					return fmt.Sprintf("%s carries %s: send one, or make a channel of %s, make(chan %s)", c.text(send.Chan), c.typeString(ch.Elem()), ft, ft)
+				}
+			}
 			if from != nil && to != nil {
+				if _, isIface := to.Underlying().(*types.Interface); isIface {
+					if call, ok := parents[x].(*ast.CallExpr); ok {
+						if fn := c.calleeFunc(call); fn != nil && fn.Pkg().Path() == "sort" {
+							if h := c.sliceForSliceHint(x, from, types.NewSlice(types.Typ[types.String]), parents); h != "" {
+								return h
+							}
+						}
+					}
+				}
+				if h := c.asFuncHint(x, from, parents); h != "" {
+					return h
+				}
+				if h := c.argPackageHint(x, from, parents); h != "" {
+					return h
+				}
+				if h := c.alreadyHint(x, from, parents); h != "" {
+					return h
+				}
+				if strings.Contains(msg, "has pointer receiver)") {
+					switch x.(type) {
+					case *ast.CompositeLit, *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
+						return fmt.Sprintf("its methods are on the pointer: write &%s", c.text(x))
+					}
+				}
+				if lit, ok := x.(*ast.CompositeLit); ok && len(lit.Elts) == 0 {
+					return fmt.Sprintf("write an empty %s, %s{}", c.typeString(to), c.typeString(to))
+				}
+				if !types.Identical(from, to) && types.Identical(from.Underlying(), to.Underlying()) {
+					return fmt.Sprintf("%s is a %s: convert it, %s(%s)", c.text(x), c.typeString(from), c.typeString(to), c.text(x))
+				}
+				if h := c.rangeKeyHint(x, to, parents); h != "" {
+					return h
+				}
+				if h := c.mapIndexHint(x, parents); h != "" {
+					return h
+				}
+				if h := c.divisionHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.readerHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.convertElemsHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.constToStringHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.mapForSliceHint(x, from, to); h != "" {
+					return h
+				}
+				if h := c.elemFuncHint(x, from, parents); h != "" {
+					return h
+				}
+				if h := c.sliceForSliceHint(x, from, to, parents); h != "" {
+					return h
+				}
+				if h := c.addressHint(x, from, to, parents); h != "" {
+					return h
+				}
 				return c.convertHint(x, from, to)
 			}
 		}
 	case reMismatch.MatchString(msg):
+		if b, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr); ok && b.Op != token.EQL && b.Op != token.NEQ {
+			for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if t := c.info.Types[p[0]].Type; t != nil && isEmptyInterface(t) {
+					if ot := c.info.Types[p[1]].Type; ot != nil && !isEmptyInterface(ot) {
+						return fmt.Sprintf("%s is an interface value: assert its type first, %s.(%s)", c.text(p[0]), c.text(p[0]), c.typeString(types.Default(ot)))
+					}
+				}
+			}
+		}
 		if b := c.enclosing(te.Pos, func(n ast.Node) bool {
 			b, ok := n.(*ast.BinaryExpr)
 			if !ok {
@@ -73,7 +155,14 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			return c.binaryHint(b.(*ast.BinaryExpr))
 		}
 		if a, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+			if h := c.methodAssignHint(a); h != "" {
+				return h
+			}
 			lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
+			if q, ok := ast.Unparen(a.Rhs[0]).(*ast.BinaryExpr); ok && q.Op == token.QUO && lt != nil && rt != nil && isInteger(rt) && isNumeric(lt) && !isInteger(lt) {
+				ls := c.typeString(lt)
+				return fmt.Sprintf("convert before dividing (an integer division drops the fraction): %s(%s) / %s", ls, c.text(q.X), c.text(q.Y))
+			}
 			if lt != nil && rt != nil {
 				return c.convertHint(a.Rhs[0], rt, lt)
 			}
@@ -82,7 +171,17 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 		return c.assignCountHint(te.Pos, reAssignCount.FindStringSubmatch(msg))
 	case reArgCount.MatchString(msg):
 		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }); call != nil {
-			return c.argsHint(call.(*ast.CallExpr))
+			h := c.argsHint(call.(*ast.CallExpr))
+			if s := c.sameResultHint(call.(*ast.CallExpr)); s != "" && !strings.Contains(h, "it takes one") {
+				h += "\n" + s
+			}
+			if s := c.siblingArgsHint(call.(*ast.CallExpr)); s != "" {
+				if strings.Contains(s, "does not format") || h == "" {
+					return s
+				}
+				h += "; " + s
+			}
+			return h
 		}
 	case reTooFew.MatchString(msg):
 		if lit := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CompositeLit); return ok }); lit != nil {
@@ -107,17 +206,21 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	case reMultiValue.MatchString(msg):
 		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok && n.Pos() == te.Pos }); call != nil {
 			if tup, ok := c.info.Types[call.(*ast.CallExpr)].Type.(*types.Tuple); ok && tup.Len() > 1 {
-				names := make([]string, tup.Len())
-				for i := range names {
-					names[i] = "v" + strconv.Itoa(i+1)
-					if i == 0 {
-						names[i] = "res"
-					}
-					if types.Identical(tup.At(i).Type(), types.Universe.Lookup("error").Type()) {
-						names[i] = "err"
+				names := c.resultNames(tup)
+				if names[0] == "out" || names[0] == "v1" {
+					names[0] = "res"
+				}
+				check := "check err"
+				if names[len(names)-1] == "ok" {
+					check = "check ok"
+				}
+				h := fmt.Sprintf("it returns %d values: assign them first, %s := %s, %s, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), check, names[0])
+				if fn := c.calleeFunc(call.(*ast.CallExpr)); fn != nil && fn.Type().(*types.Signature).Recv() == nil {
+					if must := fn.Pkg().Scope().Lookup("Must" + fn.Name()); must != nil {
+						h = fmt.Sprintf("%s.%s returns one value and panics on a bad argument: write %s.%s(%s); or %s", fn.Pkg().Name(), must.Name(), fn.Pkg().Name(), must.Name(), c.argList(call.(*ast.CallExpr)), h)
 					}
 				}
-				return fmt.Sprintf("it returns %d values: assign them first, %s := %s, check err, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), names[0])
+				return h
 			}
 		}
 	case reNonBool.MatchString(msg):
@@ -149,6 +252,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	case reConvertIndex.MatchString(msg):
 		if ix := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok }); ix != nil {
 			ie := ix.(*ast.IndexExpr)
+			if h := c.sliceIndexHint(ie.Pos()); h != "" {
+				return h
+			}
 			if t := c.info.Types[ie.X].Type; t != nil {
 				if _, ok := t.Underlying().(*types.Slice); ok {
 					xs := c.text(ie.X)
@@ -200,6 +306,93 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			h, _, _ := strings.Cut(c.rangeStructHint(x), ", or decode")
 			return strings.Replace(h, ": range over ", ": take the len of ", 1)
 		}
+	case reNotFunc.MatchString(msg):
+		m := reNotFunc.FindStringSubmatch(msg)
+		if x := outerExpr(at); x != nil {
+			if call, ok := x.(*ast.CallExpr); ok {
+				x = call.Fun
+			}
+			if h := c.shadowHint(x); h != "" {
+				return h
+			}
+			if sel, ok := x.(*ast.SelectorExpr); ok {
+				if v, ok := c.info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
+					return fmt.Sprintf("%s is a field (%s), not a method: write %s without the ()", m[1], m[3], m[1])
+				}
+			}
+		}
+		return fmt.Sprintf("%s is %s %s, not a function: write %s without the ()", m[1], article(m[3]), m[3], m[1])
+	case reNotExpr.MatchString(msg):
+		t := reNotExpr.FindStringSubmatch(msg)[1]
+		switch {
+		case strings.HasPrefix(t, "map["):
+			return fmt.Sprintf("a type is not a value: write an empty one, %s{}, or make(%s)", t, t)
+		case strings.HasPrefix(t, "[]"):
+			return fmt.Sprintf("a type is not a value: write an empty one, %s{}, or make(%s, 0, n)", t, t)
+		default:
+			return fmt.Sprintf("a type is not a value: write a value of it, %s{...}, or declare one, var v %s", t, t)
+		}
+	case reMapFieldAsgn.MatchString(msg):
+		m := reMapFieldAsgn.FindStringSubmatch(msg)
+		return fmt.Sprintf("a struct in a map cannot be changed in place: copy it out, change it, store it back (v := %s[%s]; v.%s = ...; %s[%s] = v), or make the map hold pointers (map[K]*T)", m[1], m[2], m[3], m[1], m[2])
+	case reNotConstant.MatchString(msg):
+		if vs, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.ValueSpec); return ok }).(*ast.ValueSpec); ok && len(vs.Names) > 0 {
+			return fmt.Sprintf("only numbers, strings and bools can be constants: declare it with var %s = %s", vs.Names[0].Name, reNotConstant.FindStringSubmatch(msg)[1])
+		}
+	case reNotUsed.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "append" && len(call.Args) > 0 {
+					return fmt.Sprintf("append returns the longer slice: assign it, %s = %s", c.text(call.Args[0]), c.text(call))
+				}
+				if len(call.Args) > 0 && isString(c.info.Types[call].Type) {
+					if id, ok := call.Args[0].(*ast.Ident); ok {
+						return fmt.Sprintf("it returns a new string and changes nothing: assign it, %s = %s", id.Name, c.text(call))
+					}
+				}
+				return fmt.Sprintf("assign its result: v := %s", c.text(call))
+			}
+		}
+	case reNoValue.MatchString(msg):
+		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok && len(call.Args) > 0 {
+			return fmt.Sprintf("%s returns nothing: it changes %s in place; call it on its own line, then use %s", c.text(call.Fun), c.text(call.Args[0]), c.text(call.Args[0]))
+		}
+		return "it returns nothing: call it on its own line"
+	case reNonLocalMethod.MatchString(msg):
+		if fd, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.FuncDecl); return ok }).(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
+			t := reNonLocalMethod.FindStringSubmatch(msg)[1]
+			name := strings.ToLower(fd.Name.Name[:1]) + fd.Name.Name[1:]
+			recv := "v"
+			if len(fd.Recv.List[0].Names) > 0 {
+				recv = fd.Recv.List[0].Names[0].Name
+			}
+			return fmt.Sprintf("methods can only be declared on the snippet's own types: write a function, func %s(%s %s) ..., called as %s(x), or declare a type of your own, type myT %s", name, recv, t, name, t)
+		}
+	case reStringAssign.MatchString(msg):
+		m := reStringAssign.FindStringSubmatch(msg)
+		if ix, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok }).(*ast.IndexExpr); ok {
+			if t := c.info.Types[ix.X].Type; t != nil && isString(t) {
+				return fmt.Sprintf("strings cannot be changed in place: convert, b := []byte(%s) (or []rune for non-ASCII), set b[%s], then %s = string(b)", m[1], m[2], m[1])
+			}
+		}
+	case reNilAs.MatchString(msg):
+		return c.nilAsHint(te.Pos)
+	case reCaseMismatch.MatchString(msg):
+		return c.caseHint(reCaseMismatch.FindStringSubmatch(msg))
+	case reAddrConst.MatchString(msg):
+		v := reAddrConst.FindStringSubmatch(msg)[1]
+		return fmt.Sprintf("a constant has no address: write mcp.Ptr(%s)%s", v, c.mcpImport())
+	case reNotIface.MatchString(msg):
+		return c.assertHint(te.Pos)
+	case reNonVariadic.MatchString(msg):
+		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }); call != nil {
+			ce := call.(*ast.CallExpr)
+			return fmt.Sprintf("%s takes the slice itself: write %s(%s) without the ...", c.text(ce.Fun), c.text(ce.Fun), c.argList(ce))
+		}
+	case reTruncated.MatchString(msg):
+		return c.truncatedHint(te.Pos)
+	case reNotSatisfy.MatchString(msg):
+		return c.orderedHint(te.Pos)
 	case reBreak.MatchString(msg):
 		return "it is not inside a loop: to leave the function, return"
 	case reReturnCount.MatchString(msg):
@@ -207,6 +400,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			return c.returnHint(r.(*ast.ReturnStmt))
 		}
 	case reIndexInt.MatchString(msg):
+		if h := c.sliceIndexHint(te.Pos); h != "" {
+			return h
+		}
 		if x := outerExpr(at); x != nil {
 			return fmt.Sprintf("convert it: int(%s)", c.text(x))
 		}
@@ -269,6 +465,12 @@ func (c *checker) targetType(x ast.Expr, parents map[ast.Node]ast.Node) types.Ty
 		lit, ok := parents[p].(*ast.CompositeLit)
 		if !ok {
 			return nil
+		}
+		if mt, ok := deref(c.info.Types[lit].Type).Underlying().(*types.Map); ok {
+			if p.Value == x {
+				return mt.Elem()
+			}
+			return mt.Key()
 		}
 		key, ok := p.Key.(*ast.Ident)
 		if !ok {
@@ -437,6 +639,10 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 				inner, innerT = c.text(u.X), c.info.Types[u.X].Type
 			} else if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
 				inner, innerT = c.text(call.Args[0]), c.info.Types[call.Args[0]].Type
+				// A converted constant, mcp.Ptr(int64(5)): the constant.
+				if conv, ok := call.Args[0].(*ast.CallExpr); ok && len(conv.Args) == 1 && c.info.Types[conv.Fun].IsType() && c.info.Types[conv.Args[0]].Value != nil {
+					inner = c.text(conv.Args[0])
+				}
 				if tv := c.info.Types[call.Args[0]]; tv.Value != nil && isNumeric(tv.Type) {
 					innerT = types.Typ[types.UntypedInt] // a constant: mcp.Int(5)
 					if tv.Value.Kind() == constant.Float {
@@ -507,7 +713,7 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	}
 	if isNumeric(to) && isString(from) {
 		if isUntyped(from) {
-			return fmt.Sprintf("the field is a %s: write the number without quotes", toS)
+			return fmt.Sprintf("it wants %s %s: write the number without the quotes (strconv.Atoi converts a string variable)", article(toS), toS)
 		}
 		return fmt.Sprintf("the field is a %s: parse the string first (strconv.ParseFloat / strconv.Atoi)", toS)
 	}
@@ -723,6 +929,43 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 		return ""
 	}
 	xs, ys := c.text(b.X), c.text(b.Y)
+	if h := c.nilCompareHint(b); h != "" {
+		return h
+	}
+	if h := c.receiverCompareHint(b); h != "" {
+		return h
+	}
+	// A non-bool operand of && or ||.
+	if b.Op == token.LAND || b.Op == token.LOR {
+		for _, x := range []ast.Expr{b.X, b.Y} {
+			if t := c.info.Types[x].Type; t != nil && t.Underlying() != types.Typ[types.Bool] && t.Underlying() != types.Typ[types.UntypedBool] {
+				if h := c.condHint(x); h != "" {
+					return h
+				}
+			}
+		}
+	}
+	// A func value (a method not called) used as a value.
+	for _, x := range []ast.Expr{b.X, b.Y} {
+		if h := c.funcValueHint(x); h != "" {
+			return h
+		}
+	}
+	// A number against a slice, map or string: its length.
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if t := c.info.Types[p[0]].Type; t != nil && isNumeric(t) {
+			switch c.info.Types[p[1]].Type.Underlying().(type) {
+			case *types.Slice, *types.Map, *types.Chan:
+				return fmt.Sprintf("%s is a %s: compare with its length, len(%s)", c.text(p[1]), c.typeString(c.info.Types[p[1]].Type), c.text(p[1]))
+			}
+		}
+	}
+	// []byte with a string.
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if t := c.info.Types[p[0]].Type; t != nil && isByteSlice(t) && isString(c.info.Types[p[1]].Type) {
+			return fmt.Sprintf("%s is a []byte: convert it, string(%s)", c.text(p[0]), c.text(p[0]))
+		}
+	}
 	// A nil comparison of a struct value.
 	for _, p := range [][2]types.Type{{xt, yt}, {yt, xt}} {
 		if b, ok := p[1].(*types.Basic); ok && b.Kind() == types.UntypedNil {
@@ -759,6 +1002,12 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 	for _, p := range [][2]types.Type{{xt, yt}, {yt, xt}} {
 		if p[0] == types.Universe.Lookup("rune").Type() && isString(p[1]) {
 			return "ranging over a string gives runes: compare with a rune literal ('a'), or split the string first (strings.Split(s, \"\\n\"), strings.Fields(s))"
+		}
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		tv := c.info.Types[p[1]]
+		if t := c.info.Types[p[0]].Type; t != nil && isString(t) && tv.Value != nil && isNumeric(tv.Type) {
+			return fmt.Sprintf("%s is a string: compare it with a string, %q, or convert it first, n, err := strconv.Atoi(%s)", c.text(p[0]), tv.Value.ExactString(), c.text(p[0]))
 		}
 	}
 	switch {
@@ -1033,7 +1282,11 @@ func (c *checker) stdMemberHint(pkg *types.Package, name string) string {
 	if len(near) > 5 {
 		near = near[:5]
 	}
-	return fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
+	h := fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
+	if pkg.Path() == "errors" {
+		h += "\n(to add context to an error, wrap it: fmt.Errorf(\"...: %w\", err))"
+	}
+	return h
 }
 
 // article is "a" or "an" for the type name s.
@@ -1127,6 +1380,16 @@ func (c *checker) returnHint(r *ast.ReturnStmt) string {
 		if vals[i] == "" {
 			vals[i] = c.zeroValue(want.At(i).Type())
 		}
+	}
+	if want.Len() == 0 {
+		h := "the function returns nothing: write a bare return"
+		for _, v := range r.Results {
+			if t := c.info.Types[v].Type; t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+				h += fmt.Sprintf(", after printing the error: fmt.Println(%s); return", c.text(v))
+				break
+			}
+		}
+		return h
 	}
 	return fmt.Sprintf("the function returns (%s): write return %s", c.tupleString(want), strings.Join(vals, ", "))
 }
@@ -1262,4 +1525,1366 @@ func (c *checker) constructorHint(from, to types.Type) string {
 		return ""
 	}
 	return fmt.Sprintf("to make a %s from a %s: %s", c.typeString(to), c.typeString(from), strings.Join(makers, "; "))
+}
+
+var (
+	reNotFunc    = regexp.MustCompile(`^invalid operation: cannot call (.+) \((variable|value) of (?:\w+ )?type (.+)\): .* is not a function$`)
+	reTruncated  = regexp.MustCompile(`^(.+) \(untyped float constant\) truncated to (\w+)$`)
+	reNotSatisfy = regexp.MustCompile(`^(.+) does not satisfy (cmp\.Ordered|comparable)`)
+)
+
+// noMethodsHint: a method called on a type that has none (a string, a
+// slice, a map): the function of the package for that kind that is
+// closest to the name, with the value as its first argument, or the
+// built-in (append, len).
+func (c *checker) noMethodsHint(sel *ast.SelectorExpr, parents map[ast.Node]ast.Node) string {
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	if _, named := types.Unalias(t).(*types.Named); named && types.NewMethodSet(t).Len() > 0 {
+		return ""
+	}
+	var pkgPath, kind string
+	var callArgs []string
+	if call, ok := parents[sel].(*ast.CallExpr); ok && call.Fun == sel {
+		for _, a := range call.Args {
+			callArgs = append(callArgs, c.text(a))
+		}
+	}
+	if h := c.builtinMethodHint(sel, callArgs); h != "" {
+		return h
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsString == 0 {
+			return ""
+		}
+		pkgPath, kind = "strings", "a string"
+	case *types.Slice:
+		pkgPath, kind = "slices", "a slice"
+	case *types.Map:
+		pkgPath, kind = "maps", "a map"
+	default:
+		return ""
+	}
+	xs := c.text(sel.X)
+	call, isCall := parents[sel].(*ast.CallExpr)
+	if isCall && call.Fun != sel {
+		isCall = false
+	}
+	var args []string
+	if isCall {
+		for _, a := range call.Args {
+			args = append(args, c.text(a))
+		}
+	}
+	name := strings.ToLower(sel.Sel.Name)
+	switch name {
+	case "len", "length", "size", "count", "append", "push", "add", "pushback", "insert":
+	default:
+		if !isCall {
+			return ""
+		}
+	}
+	if kind == "a slice" {
+		switch name {
+		case "append", "push", "add", "pushback", "insert":
+			if len(args) == 0 {
+				args = []string{"v"}
+			}
+			return fmt.Sprintf("%s is a slice, which has no methods: write %s = append(%s, %s)", xs, xs, xs, strings.Join(args, ", "))
+		}
+	}
+	switch name {
+	case "len", "length", "size", "count":
+		return fmt.Sprintf("%s is %s, which has no methods: write len(%s)", xs, kind, xs)
+	}
+	pkg, err := c.cache.Import(pkgPath)
+	if err != nil {
+		return ""
+	}
+	var funcs []string
+	for _, n := range pkg.Scope().Names() {
+		if _, ok := pkg.Scope().Lookup(n).(*types.Func); ok && token.IsExported(n) {
+			funcs = append(funcs, n)
+		}
+	}
+	near := closest(sel.Sel.Name, funcs)
+	// A function of the same name elsewhere that takes the value first
+	// (strings.Join for a []string) wins over a near name.
+	if kind == "a slice" && !slices.ContainsFunc(funcs, func(f string) bool { return strings.EqualFold(f, sel.Sel.Name) }) {
+		for _, other := range []string{"strings", "bytes"} {
+			op, err := c.cache.Import(other)
+			if err != nil {
+				continue
+			}
+			for _, n := range op.Scope().Names() {
+				fn, ok := op.Scope().Lookup(n).(*types.Func)
+				if !ok || !strings.EqualFold(n, sel.Sel.Name) {
+					continue
+				}
+				if sig := fn.Type().(*types.Signature); sig.Params().Len() > 0 && types.AssignableTo(t, sig.Params().At(0).Type()) {
+					pkgPath, near = other, []string{n}
+				}
+			}
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	if len(near) > 3 {
+		near = near[:3]
+	}
+	imp := ""
+	if !c.imports[pkgPath] {
+		imp = fmt.Sprintf(" (import %q)", pkgPath)
+	}
+	first := fmt.Sprintf("%s.%s(%s)", pkgPath, near[0], strings.Join(append([]string{xs}, args...), ", "))
+	others := ""
+	if len(near) > 1 {
+		others = ", or " + pkgPath + "." + strings.Join(near[1:], ", "+pkgPath+".")
+	}
+	return fmt.Sprintf("%s is %s, which has no methods: call the function of package %s, %s%s%s", xs, kind, pkgPath, first, others, imp)
+}
+
+// decodeHint: a field asked of a type that holds undecoded data (a
+// method M(any) error) and has no field near the name: decode it.
+func (c *checker) decodeHint(sel *ast.SelectorExpr) string {
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	want := strings.ToLower(sel.Sel.Name)
+	for i := 0; i < st.NumFields(); i++ {
+		if f := strings.ToLower(st.Field(i).Name()); distance(want, f) <= 2 || strings.Contains(f, want) || strings.Contains(want, f) {
+			return ""
+		}
+	}
+	xs := c.text(sel.X)
+	var decode, text string
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		switch {
+		case sig.Params().Len() == 1 && isEmptyInterface(sig.Params().At(0).Type()) && sig.Results().Len() == 1:
+			decode = fn.Name()
+		case sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(sig.Results().At(0).Type()):
+			text = fn.Name()
+		}
+	}
+	if decode == "" {
+		return ""
+	}
+	h := fmt.Sprintf("%s %s holds the data undecoded, with no field %s: decode it into a struct that has the field, var v struct{ %s ... }; err = %s.%s(&v), then v.%s",
+		article(c.typeString(t)), c.typeString(t), sel.Sel.Name, sel.Sel.Name, xs, decode, sel.Sel.Name)
+	if text != "" {
+		h += fmt.Sprintf(", or read the text, %s.%s()", xs, text)
+	}
+	return h
+}
+
+// definedAs returns the expression an identifier was defined with
+// (x := expr), or nil.
+func (c *checker) definedAs(id *ast.Ident) ast.Expr {
+	obj := c.info.Uses[id]
+	if obj == nil {
+		return nil
+	}
+	var found ast.Expr
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		a, ok := n.(*ast.AssignStmt)
+		if !ok || found != nil || len(a.Lhs) != len(a.Rhs) {
+			return found == nil
+		}
+		for i, l := range a.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && c.info.Defs[lid] == obj {
+				found = a.Rhs[i]
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// funcValueHint: a func value (a method not called) used as a value.
+func (c *checker) funcValueHint(x ast.Expr) string {
+	sig, ok := c.info.Types[x].Type.(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return ""
+	}
+	xs := c.text(x)
+	if id, ok := x.(*ast.Ident); ok {
+		if def := c.definedAs(id); def != nil {
+			if _, isSel := def.(*ast.SelectorExpr); isSel {
+				return fmt.Sprintf("%s holds the method %s, not its result: call it where %s is set, %s := %s()", xs, c.text(def), xs, xs, c.text(def))
+			}
+		}
+	}
+	return fmt.Sprintf("%s is a function: call it, %s()", xs, xs)
+}
+
+// condHint: a non-bool operand of && or ||.
+func (c *checker) condHint(x ast.Expr) string {
+	t := c.info.Types[x].Type
+	if t == nil {
+		return ""
+	}
+	xs := c.text(x)
+	switch {
+	case types.Identical(t, types.Universe.Lookup("error").Type()):
+		return fmt.Sprintf("%s is an error, not a bool: write %s != nil", xs, xs)
+	case isString(t):
+		return fmt.Sprintf(`%s is a string, not a bool: write %s != ""`, xs, xs)
+	case isNumeric(t):
+		return fmt.Sprintf("%s is a number, not a bool: write %s > 0 (or %s != 0)", xs, xs, xs)
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Slice, *types.Interface:
+		if _, ok := t.Underlying().(*types.Slice); ok {
+			return fmt.Sprintf("%s is a slice, not a bool: write len(%s) > 0", xs, xs)
+		}
+		return fmt.Sprintf("%s is not a bool: write %s != nil", xs, xs)
+	}
+	return ""
+}
+
+// scopedHint: a name used where it is not declared, though the function
+// declares it in an inner block (an if or for statement) that has ended.
+func (c *checker) scopedHint(id *ast.Ident) string {
+	for def, obj := range c.info.Defs {
+		if obj == nil || def.Name != id.Name || def.Pos() >= id.Pos() {
+			continue
+		}
+		if _, ok := obj.(*types.Var); !ok {
+			continue
+		}
+		if obj.Parent() == nil || obj.Parent().Contains(id.Pos()) {
+			continue
+		}
+		stmt := c.enclosing(def.Pos(), func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.BlockStmt:
+				return true
+			}
+			return false
+		})
+		kind := "block"
+		switch stmt.(type) {
+		case *ast.IfStmt:
+			kind = "if"
+		case *ast.ForStmt, *ast.RangeStmt:
+			kind = "for"
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt:
+			kind = "switch"
+		}
+		line := c.fset.Position(def.Pos()).Line
+		return fmt.Sprintf("%s is declared at line %d inside the %s statement and ends with it: declare it before the %s (var %s %s, or %s, err := ... on its own line, then if err != nil { ... })",
+			id.Name, line, kind, kind, id.Name, c.typeString(obj.Type()), id.Name)
+	}
+	return ""
+}
+
+// nearNameHint: an undefined name close to one in scope (docStore for
+// the package docstore).
+func (c *checker) nearNameHint(id *ast.Ident) string {
+	if c.pkg == nil {
+		return ""
+	}
+	scope := c.pkg.Scope().Innermost(id.Pos())
+	if scope == nil {
+		return ""
+	}
+	seen := map[string]bool{}
+	var names []string
+	for s := scope; s != nil && s != types.Universe; s = s.Parent() {
+		for _, n := range s.Names() {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	for _, imp := range c.file.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		n := path.Base(p)
+		if imp.Name != nil {
+			n = imp.Name.Name
+		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	lw := strings.ToLower(id.Name)
+	var near []string
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		if ln == lw || distance(lw, ln) <= 1 || len(lw) > 4 && distance(lw, ln) <= 2 {
+			near = append(near, n)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return "did you mean " + strings.Join(near, " or ") + "? (names are case-sensitive)"
+}
+
+// sliceForSliceHint: a slice of structs (or an iterator) where a slice of
+// strings or numbers is wanted.
+func (c *checker) sliceForSliceHint(x ast.Expr, from, to types.Type, parents map[ast.Node]ast.Node) string {
+	ts, ok := to.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	xs := c.text(x)
+	if n, ok := types.Unalias(from).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "iter" {
+		return fmt.Sprintf("%s is an iterator (%s), not a slice: collect it, slices.Collect(%s), or sorted, slices.Sorted(%s)%s", xs, c.typeString(from), xs, xs, c.importNote("slices"))
+	}
+	fs, ok := from.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	st, ok := deref(fs.Elem()).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	var fields []string
+	var ordered string
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() {
+			continue
+		}
+		if types.AssignableTo(f.Type(), ts.Elem()) {
+			fields = append(fields, f.Name())
+		}
+		if b, ok := f.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsOrdered != 0 && ordered == "" {
+			ordered = f.Name()
+		}
+	}
+	if call, ok := parents[x].(*ast.CallExpr); ok {
+		if fn := c.calleeFunc(call); fn != nil && (fn.Pkg().Path() == "sort" || strings.Contains(fn.Name(), "Sort")) {
+			if ordered == "" {
+				ordered = "<Field>"
+			}
+			return fmt.Sprintf("%s holds %s, not %s: sort it by a field, sort.Slice(%s, func(i, j int) bool { return %s[i].%s < %s[j].%s }), or slices.SortFunc(%s, func(a, b %s) int { return cmp.Compare(a.%s, b.%s) })",
+				xs, c.typeString(fs.Elem()), c.typeString(ts.Elem()), xs, xs, ordered, xs, ordered, xs, c.typeString(fs.Elem()), ordered, ordered)
+		}
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s holds %s, not %s: collect one field of each first, var out %s; for _, e := range %s { out = append(out, e.%s) } (its %s fields: %s)",
+		xs, c.typeString(fs.Elem()), c.typeString(ts.Elem()), c.typeString(to), xs, fields[0], c.typeString(ts.Elem()), strings.Join(fields, ", "))
+}
+
+func (c *checker) importNote(p string) string {
+	if c.imports[p] {
+		return ""
+	}
+	return fmt.Sprintf(" (import %q)", p)
+}
+
+// calleeFunc is the function a call calls, if it is a declared one.
+func (c *checker) calleeFunc(call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if id == nil {
+		return nil
+	}
+	fn, _ := c.info.Uses[id].(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	return fn
+}
+
+// orderedHint: a generic function that needs ordered (or comparable)
+// elements given structs: its ...Func variant, with a field to compare.
+func (c *checker) orderedHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok })
+	call, ok := n.(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil {
+		return ""
+	}
+	variant := fn.Pkg().Scope().Lookup(fn.Name() + "Func")
+	if variant == nil {
+		return ""
+	}
+	xs := c.text(call.Args[0])
+	elem := "T"
+	field := "<Field>"
+	if t := c.info.Types[call.Args[0]].Type; t != nil {
+		if s, ok := t.Underlying().(*types.Slice); ok {
+			elem = c.typeString(s.Elem())
+			if st, ok := deref(s.Elem()).Underlying().(*types.Struct); ok {
+				for i := 0; i < st.NumFields(); i++ {
+					if b, ok := st.Field(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsOrdered != 0 && st.Field(i).Exported() {
+						field = st.Field(i).Name()
+						break
+					}
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%s has no order of its own: use %s.%s with a comparison, %s.%s(%s, func(a, b %s) int { return cmp.Compare(a.%s, b.%s) })%s",
+		elem, fn.Pkg().Name(), variant.Name(), fn.Pkg().Name(), variant.Name(), xs, elem, field, field, c.importNote("cmp"))
+}
+
+// truncatedHint: a fraction in arithmetic with an integer variable.
+func (c *checker) truncatedHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok })
+	b, ok := n.(*ast.BinaryExpr)
+	if !ok {
+		return ""
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if t := c.info.Types[p[0]].Type; t != nil && isInteger(t) && c.info.Types[p[0]].Value == nil {
+			conv := "float64(" + c.text(p[0]) + ")"
+			if p[0] == b.X {
+				return fmt.Sprintf("%s is an integer: convert it, %s %s %s", c.text(p[0]), conv, b.Op, c.text(b.Y))
+			}
+			return fmt.Sprintf("%s is an integer: convert it, %s %s %s", c.text(p[0]), c.text(b.X), b.Op, conv)
+		}
+	}
+	return ""
+}
+
+// siblingArgsHint: a function of the same package, named like the one
+// called, that takes the arguments as given (strings.ReplaceAll for
+// strings.Replace with three), or fmt's formatting for a format string
+// given to a function that does not format.
+func (c *checker) siblingArgsHint(call *ast.CallExpr) string {
+	fn := c.calleeFunc(call)
+	if fn == nil {
+		return ""
+	}
+	if sig := fn.Type().(*types.Signature); sig.Recv() == nil && len(call.Args) > sig.Params().Len() && len(call.Args) > 0 {
+		if tv := c.info.Types[call.Args[0]]; tv.Value != nil && tv.Value.Kind() == constant.String && strings.Contains(constant.StringVal(tv.Value), "%") {
+			switch {
+			case sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()):
+				return fmt.Sprintf("%s does not format: write fmt.Errorf(%s)", c.text(call.Fun), c.argList(call))
+			case sig.Results().Len() == 1 && isString(sig.Results().At(0).Type()):
+				return fmt.Sprintf("%s does not format: write fmt.Sprintf(%s)", c.text(call.Fun), c.argList(call))
+			}
+		}
+	}
+	if fn.Type().(*types.Signature).Recv() != nil {
+		return ""
+	}
+	var found []string
+	scope := fn.Pkg().Scope()
+	for _, n := range scope.Names() {
+		other, ok := scope.Lookup(n).(*types.Func)
+		if !ok || other == fn || !other.Exported() || !strings.HasPrefix(n, fn.Name()) {
+			continue
+		}
+		sig := other.Type().(*types.Signature)
+		if sig.Params().Len() != len(call.Args) || sig.Variadic() {
+			continue
+		}
+		fit := true
+		for i, a := range call.Args {
+			if t := c.info.Types[a].Type; t == nil || !fits(t, sig.Params().At(i).Type()) {
+				fit = false
+			}
+		}
+		if fit {
+			found = append(found, fmt.Sprintf("%s.%s(%s)", fn.Pkg().Name(), n, c.argList(call)))
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return "or, with these arguments, " + strings.Join(found, ", or ")
+}
+
+func (c *checker) argList(call *ast.CallExpr) string {
+	var args []string
+	for _, a := range call.Args {
+		args = append(args, c.text(a))
+	}
+	return strings.Join(args, ", ")
+}
+
+// addressHint: a value where a pointer to its type is wanted, outside a
+// struct literal's field (there an optional field wants mcp.Ptr): &x.
+func (c *checker) addressHint(x ast.Expr, from, to types.Type, parents map[ast.Node]ast.Node) string {
+	p, ok := to.Underlying().(*types.Pointer)
+	if !ok || !types.Identical(from, p.Elem()) {
+		return ""
+	}
+	if _, inLit := parents[x].(*ast.KeyValueExpr); inLit {
+		return ""
+	}
+	switch x.(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
+		return fmt.Sprintf("it wants a pointer (%s): write &%s", c.typeString(to), c.text(x))
+	}
+	return ""
+}
+
+var (
+	reNotExpr      = regexp.MustCompile(`^(.+) \(type\) is not an expression$`)
+	reMapFieldAsgn = regexp.MustCompile(`^cannot assign to struct field (.+)\[(.+)\]\.(\w+) in map$`)
+)
+
+// callStmtFix explains "expression in go (defer) must be function call"
+// at the go or defer keyword, where Go reports it (the parser reports the
+// end of the expression), from the partial syntax tree.
+func callStmtFix(f *ast.File, fset *token.FileSet, src []byte, e *scanner.Error) (token.Position, string, bool) {
+	m := reCallStmt.FindStringSubmatch(e.Msg)
+	if m == nil || f == nil {
+		return token.Position{}, "", false
+	}
+	kw := m[1]
+	var best *ast.BadStmt
+	ast.Inspect(f, func(n ast.Node) bool {
+		b, ok := n.(*ast.BadStmt)
+		if !ok {
+			return true
+		}
+		off := fset.Position(b.From).Offset
+		if off < e.Pos.Offset && strings.HasPrefix(string(src[off:]), kw) && (best == nil || b.From > best.From) {
+			best = b
+		}
+		return true
+	})
+	if best == nil {
+		return token.Position{}, "", false
+	}
+	from := fset.Position(best.From)
+	expr := strings.TrimSpace(string(src[from.Offset+len(kw) : min(e.Pos.Offset, len(src))]))
+	var hint string
+	if strings.HasPrefix(expr, "func") {
+		hint = fmt.Sprintf("%s runs a call: end the function literal with (), %s func() { ... }()", kw, kw)
+	} else {
+		hint = fmt.Sprintf("%s runs a call: write %s %s()", kw, kw, expr)
+	}
+	return from, hint, true
+}
+
+var reCallStmt = regexp.MustCompile(`^expression in (go|defer) must be function call$`)
+
+// constToStringHint: a rune or number constant where a string is wanted.
+func (c *checker) constToStringHint(x ast.Expr, from, to types.Type) string {
+	tv := c.info.Types[x]
+	if tv.Value == nil || !isString(to) || isString(from) {
+		return ""
+	}
+	if b, ok := from.(*types.Basic); ok && b.Kind() == types.UntypedRune {
+		if r, ok := constant.Int64Val(tv.Value); ok {
+			return fmt.Sprintf("%s is a rune (a character), not a string: write it in double quotes, %q", c.text(x), string(rune(r)))
+		}
+	}
+	if isNumeric(from) {
+		return fmt.Sprintf("it wants a string: write it in quotes, %q", tv.Value.ExactString())
+	}
+	return ""
+}
+
+// mapForSliceHint: a map where a slice is wanted: its values or keys,
+// collected (sorted when the call sorts).
+func (c *checker) mapForSliceHint(x ast.Expr, from, to types.Type) string {
+	mt, ok := from.Underlying().(*types.Map)
+	if !ok {
+		return ""
+	}
+	st, ok := to.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	xs := c.text(x)
+	var ways []string
+	if types.AssignableTo(mt.Elem(), st.Elem()) {
+		ways = append(ways, fmt.Sprintf("its values, slices.Sorted(maps.Values(%s))", xs))
+	}
+	if types.AssignableTo(mt.Key(), st.Elem()) {
+		ways = append(ways, fmt.Sprintf("its keys, slices.Sorted(maps.Keys(%s))", xs))
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s is a map, not a slice: collect %s%s%s", xs, strings.Join(ways, ", or "), c.importNote("slices"), c.importNote("maps"))
+}
+
+// elemFuncHint: a value of one type given to a generic slice function for
+// a slice of structs (slices.Contains(docs, "x")): its ...Func variant,
+// comparing a field of that type.
+func (c *checker) elemFuncHint(x ast.Expr, from types.Type, parents map[ast.Node]ast.Node) string {
+	call, ok := parents[x].(*ast.CallExpr)
+	if !ok || len(call.Args) < 2 || call.Args[0] == x {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil {
+		return ""
+	}
+	variant := fn.Pkg().Scope().Lookup(fn.Name() + "Func")
+	if variant == nil {
+		return ""
+	}
+	at := c.info.Types[call.Args[0]].Type
+	if at == nil {
+		return ""
+	}
+	s, ok := at.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	st, ok := deref(s.Elem()).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	def := types.Default(from)
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if f.Exported() && types.AssignableTo(def, f.Type()) {
+			return fmt.Sprintf("%s holds %s, not %s: compare a field, %s.%s(%s, func(e %s) bool { return e.%s == %s })",
+				c.text(call.Args[0]), c.typeString(s.Elem()), c.typeString(def), fn.Pkg().Name(), variant.Name(), c.text(call.Args[0]), c.typeString(s.Elem()), f.Name(), c.text(x))
+		}
+	}
+	return ""
+}
+
+// interfaceMemberHint: a field or method an interface does not have: its
+// methods (an error's text is err.Error()).
+func (c *checker) interfaceMemberHint(sel *ast.SelectorExpr) string {
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok || it.NumMethods() == 0 {
+		return ""
+	}
+	xs := c.text(sel.X)
+	var ms []string
+	for i := 0; i < it.NumMethods(); i++ {
+		m := it.Method(i)
+		ms = append(ms, xs+"."+m.Name()+"()")
+	}
+	h := fmt.Sprintf("%s is %s %s, an interface with no fields: its methods: %s", xs, article(c.typeString(t)), c.typeString(t), strings.Join(ms, ", "))
+	if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		h = fmt.Sprintf("%s is an error, an interface with no fields: its text is %s.Error()", xs, xs)
+		if c.imports[treePrefix+"mcp"] {
+			h += fmt.Sprintf("; a tool's own error: if te, ok := mcp.AsToolError(%s); ok { ... te.%s ... }", xs, sel.Sel.Name)
+		}
+	}
+	return h
+}
+
+// shadowHint: a call of a variable that hides a predeclared function
+// (max := 0, then max(a, b)).
+func (c *checker) shadowHint(x ast.Expr) string {
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	obj, ok := c.info.Uses[id].(*types.Var)
+	if !ok {
+		return ""
+	}
+	if _, ok := types.Universe.Lookup(id.Name).(*types.Builtin); !ok {
+		return ""
+	}
+	line := c.fset.Position(obj.Pos()).Line
+	return fmt.Sprintf("the variable %s declared at line %d shadows the built-in %s(): rename the variable (for example %sV) to call the built-in", id.Name, line, id.Name, id.Name)
+}
+
+// lowerStdHint: an undefined lower-case name that a standard package
+// exports capitalised (contains for slices.Contains).
+func (c *checker) lowerStdHint(id *ast.Ident, parents map[ast.Node]ast.Node) string {
+	if token.IsExported(id.Name) || id.Name == "" {
+		return ""
+	}
+	name := strings.ToUpper(id.Name[:1]) + id.Name[1:]
+	var firstArg types.Type
+	if call, ok := parents[id].(*ast.CallExpr); ok && call.Fun == id && len(call.Args) > 0 {
+		firstArg = c.info.Types[call.Args[0]].Type
+	}
+	var in []string
+	for _, p := range c.allowed {
+		pkg, err := c.cache.Import(p)
+		if err != nil {
+			continue
+		}
+		fn, ok := pkg.Scope().Lookup(name).(*types.Func)
+		if !ok {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if firstArg != nil && sig.Params().Len() > 0 && sig.TypeParams().Len() == 0 && !fits(firstArg, sig.Params().At(0).Type()) {
+			continue
+		}
+		if firstArg != nil && sig.TypeParams().Len() > 0 {
+			if _, isSlice := firstArg.Underlying().(*types.Slice); !isSlice && pkg.Name() == "slices" {
+				continue
+			}
+		}
+		in = append(in, pkg.Name()+"."+name+c.importNote(p))
+	}
+	if len(in) == 0 || len(in) > 4 {
+		return ""
+	}
+	return "no function " + id.Name + " is declared: write " + strings.Join(in, ", or ")
+}
+
+var (
+	reNotConstant = regexp.MustCompile(`^(.+) \(value of type (.+)\) is not constant$`)
+	reNotUsed     = regexp.MustCompile(`^(.+) \(value of type (.+)\) is not used$`)
+)
+
+// builtinMethodHint: a method named like a built-in (ch.close, m.delete)
+// on a type without methods.
+func (c *checker) builtinMethodHint(sel *ast.SelectorExpr, args []string) string {
+	xs := c.text(sel.X)
+	all := strings.Join(append([]string{xs}, args...), ", ")
+	switch strings.ToLower(sel.Sel.Name) {
+	case "close":
+		if _, ok := c.info.Types[sel.X].Type.Underlying().(*types.Chan); ok {
+			return fmt.Sprintf("%s is a channel, which has no methods: write close(%s)", xs, xs)
+		}
+	case "delete", "remove":
+		if _, ok := c.info.Types[sel.X].Type.Underlying().(*types.Map); ok {
+			return fmt.Sprintf("%s is a map, which has no methods: write delete(%s)", xs, all)
+		}
+	case "clear":
+		return fmt.Sprintf("%s has no methods: write clear(%s)", xs, xs)
+	case "copy":
+		return fmt.Sprintf("%s has no methods: write copy(dst, %s)", xs, xs)
+	}
+	return ""
+}
+
+// readerHint: a string or []byte where an interface (io.Reader) is
+// wanted: the constructor of strings or bytes that makes one.
+func (c *checker) readerHint(x ast.Expr, from, to types.Type) string {
+	it, ok := to.Underlying().(*types.Interface)
+	if !ok || it.NumMethods() == 0 {
+		return ""
+	}
+	pkgPath := ""
+	switch {
+	case isString(from):
+		pkgPath = "strings"
+	case isByteSlice(from):
+		pkgPath = "bytes"
+	default:
+		return ""
+	}
+	pkg, err := c.cache.Import(pkgPath)
+	if err != nil {
+		return ""
+	}
+	for _, n := range pkg.Scope().Names() {
+		fn, ok := pkg.Scope().Lookup(n).(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() != 1 || sig.Results().Len() != 1 || !types.AssignableTo(from, sig.Params().At(0).Type()) {
+			continue
+		}
+		if types.Implements(sig.Results().At(0).Type(), it) {
+			return fmt.Sprintf("%s %s is not %s %s: wrap it, %s.%s(%s)%s", article(c.typeString(from)), c.typeString(from), article(c.typeString(to)), c.typeString(to), pkgPath, n, c.text(x), c.importNote(pkgPath))
+		}
+	}
+	return ""
+}
+
+// divisionHint: an integer quotient where a float is wanted: convert the
+// operands before dividing.
+func (c *checker) divisionHint(x ast.Expr, from, to types.Type) string {
+	q, ok := ast.Unparen(x).(*ast.BinaryExpr)
+	if !ok || q.Op != token.QUO || !isInteger(from) || !isNumeric(to) || isInteger(to) {
+		return ""
+	}
+	ts := c.typeString(to)
+	conv := func(e ast.Expr) string {
+		if c.info.Types[e].Value != nil {
+			return c.text(e)
+		}
+		return ts + "(" + c.text(e) + ")"
+	}
+	return fmt.Sprintf("convert before dividing (an integer division drops the fraction): %s / %s", conv(q.X), conv(q.Y))
+}
+
+// convertElemsHint: a slice of one struct type where a slice of another
+// with the same fields is wanted: convert each element.
+func (c *checker) convertElemsHint(x ast.Expr, from, to types.Type) string {
+	fs, ok := from.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	ts, ok := to.Underlying().(*types.Slice)
+	if !ok || !types.ConvertibleTo(fs.Elem(), ts.Elem()) {
+		return ""
+	}
+	if _, ok := fs.Elem().Underlying().(*types.Struct); !ok {
+		return ""
+	}
+	et := c.typeString(ts.Elem())
+	return fmt.Sprintf("the two element types have the same fields: convert each, out := make(%s, 0, len(%s)); for _, e := range %s { out = append(out, %s(e)) }", c.typeString(to), c.text(x), c.text(x), et)
+}
+
+// receiverCompareHint: a method's result compared with a value of the
+// receiver's type (d.Hours() > 24*time.Hour): compare the receiver.
+func (c *checker) receiverCompareHint(b *ast.BinaryExpr) string {
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		call, ok := ast.Unparen(p[0]).(*ast.CallExpr)
+		if !ok || len(call.Args) != 0 {
+			continue
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		rt, ot := c.info.Types[sel.X].Type, c.info.Types[p[1]].Type
+		if rt == nil || ot == nil || !types.Identical(rt, ot) {
+			continue
+		}
+		switch b.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		default:
+			// Arithmetic: the same method on the other side.
+			if p[0] == b.X {
+				return fmt.Sprintf("%s is a %s: apply the same method to it, %s %s %s.%s()", c.text(p[1]), c.typeString(ot), c.text(b.X), b.Op, c.text(p[1]), sel.Sel.Name)
+			}
+			return fmt.Sprintf("%s is a %s: apply the same method to it, %s.%s() %s %s", c.text(p[1]), c.typeString(ot), c.text(p[1]), sel.Sel.Name, b.Op, c.text(b.Y))
+		}
+		if p[0] == b.X {
+			return fmt.Sprintf("both sides should be %s: compare %s itself, %s %s %s", c.typeString(rt), c.text(sel.X), c.text(sel.X), b.Op, c.text(p[1]))
+		}
+		return fmt.Sprintf("both sides should be %s: compare %s itself, %s %s %s", c.typeString(rt), c.text(sel.X), c.text(p[1]), b.Op, c.text(sel.X))
+	}
+	return ""
+}
+
+// nilCompareHint: a value that cannot be nil compared with nil.
+func (c *checker) nilCompareHint(b *ast.BinaryExpr) string {
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		nt, ok := c.info.Types[p[1]].Type.(*types.Basic)
+		if !ok || nt.Kind() != types.UntypedNil {
+			continue
+		}
+		t := c.info.Types[p[0]].Type
+		if t == nil {
+			continue
+		}
+		xs := c.text(p[0])
+		switch {
+		case isString(t):
+			return fmt.Sprintf(`a string is never nil: compare with the empty string, %s %s ""`, xs, b.Op)
+		case isNumeric(t):
+			if call, ok := ast.Unparen(p[0]).(*ast.CallExpr); ok {
+				if fn := c.calleeFunc(call); fn != nil && strings.Contains(fn.Name(), "Index") {
+					return fmt.Sprintf("%s is -1 when there is none: write %s >= 0 (found) or %s == -1 (not found)", xs, xs, xs)
+				}
+			}
+			return fmt.Sprintf("a number is never nil: compare with 0, %s %s 0", xs, b.Op)
+		case t.Underlying() == types.Typ[types.Bool]:
+			return fmt.Sprintf("a bool is never nil: use it, %s", xs)
+		}
+	}
+	return ""
+}
+
+// mapIndexHint: a map with string keys indexed by a number.
+func (c *checker) mapIndexHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	ix, ok := parents[x].(*ast.IndexExpr)
+	if !ok || ix.Index != x {
+		return ""
+	}
+	xt := c.info.Types[ix.X].Type
+	if xt == nil {
+		return ""
+	}
+	mt, ok := xt.Underlying().(*types.Map)
+	if !ok || !isString(mt.Key()) || !isNumeric(c.info.Types[x].Type) {
+		return ""
+	}
+	if c.info.Types[x].Value == nil {
+		// A variable: only a for loop's counter stands for a position.
+		id, ok := x.(*ast.Ident)
+		if !ok {
+			return ""
+		}
+		obj := c.info.Uses[id]
+		fs, ok := c.enclosing(id.Pos(), func(n ast.Node) bool { _, ok := n.(*ast.ForStmt); return ok }).(*ast.ForStmt)
+		if obj == nil || !ok || fs.Init == nil {
+			return ""
+		}
+		as, ok := fs.Init.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 {
+			return ""
+		}
+		if lid, ok := as.Lhs[0].(*ast.Ident); !ok || c.info.Defs[lid] != obj {
+			return ""
+		}
+		xs := c.text(ix.X)
+		return fmt.Sprintf("%s is a map, with no positions: range over it, for k, v := range %s { ... } (sorted: for _, k := range slices.Sorted(maps.Keys(%s)))", xs, xs, xs)
+	}
+	xs := c.text(ix.X)
+	return fmt.Sprintf(`%s is a map (%s), indexed by its keys, not by position: %s["<key>"]; for the n-th key, sort the keys first (keys := slices.Sorted(maps.Keys(%s)); %s[keys[%s]])`, xs, c.typeString(mt), xs, xs, xs, c.text(x))
+}
+
+var (
+	reNilAs        = regexp.MustCompile(`^cannot use nil as (.+) value in `)
+	reCaseMismatch = regexp.MustCompile(`^invalid case (.+) in switch on (.+) \(mismatched types (.+) and (.+)\)$`)
+	reAddrConst    = regexp.MustCompile(`^invalid operation: cannot take address of (.+) \(untyped (\w+) constant\)$`)
+	reNotIface     = regexp.MustCompile(`^invalid operation: (.+) \(.+ of (?:\w+ )?type (.+)\) is not an interface$`)
+	reNonVariadic  = regexp.MustCompile(`^cannot use \.\.\. in call to non-variadic (.+)$`)
+)
+
+// syntaxHint explains syntax other languages have and Go has not, from
+// the source line of the error.
+func syntaxHint(src []byte, e *scanner.Error) string {
+	lines := strings.Split(string(src), "\n")
+	if e.Pos.Line < 1 || e.Pos.Line > len(lines) {
+		return ""
+	}
+	line := strings.TrimSpace(lines[e.Pos.Line-1])
+	switch {
+	case strings.Contains(e.Msg, "'?'"):
+		return "Go has no ?: operator: declare the variable, then set it in an if ... else (v := b; if cond { v = a })"
+	case strings.HasPrefix(line, "while ") || strings.HasPrefix(line, "while("):
+		return "Go has no while: write for cond { ... }"
+	case strings.Contains(e.Msg, "found '++'") || strings.Contains(e.Msg, "found '--'"):
+		return "x++ and x-- are statements, not expressions: write n++ on its own line, then use n"
+	case strings.HasPrefix(line, "do ") || line == "do {":
+		return "Go has no do-while: write for { ...; if !cond { break } }"
+	}
+	return ""
+}
+
+// promotedFieldHint: a field of an embedded struct named in a literal of
+// the outer one (promoted fields cannot be set there).
+func (c *checker) promotedFieldHint(lit *ast.CompositeLit, name string) string {
+	t := c.info.Types[lit].Type
+	if t == nil {
+		return ""
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(f.Type(), true, nil, name); obj != nil {
+			if v, ok := obj.(*types.Var); ok && v.IsField() {
+				return fmt.Sprintf("%s is promoted from the embedded %s, and a literal cannot set promoted fields: name the embedded struct, %s{%s: %s{%s: ...}, ...}",
+					name, c.typeString(f.Type()), c.typeString(t), f.Name(), c.typeString(f.Type()), name)
+			}
+		}
+	}
+	return ""
+}
+
+// typeMemberHint: a member selected from a type (Kind.Csv): the
+// type's constants.
+func (c *checker) typeMemberHint(sel *ast.SelectorExpr) string {
+	tv, ok := c.info.Types[sel.X]
+	if !ok || !tv.IsType() {
+		return ""
+	}
+	named, ok := types.Unalias(tv.Type).(*types.Named)
+	if !ok {
+		return ""
+	}
+	consts := constantsOf(named)
+	if len(consts) == 0 {
+		return ""
+	}
+	near := closest(sel.Sel.Name, consts)
+	return fmt.Sprintf("a type has no members: its constants are declared beside it, %s", strings.Join(c.qualified(named, near), ", "))
+}
+
+// stringMethodHint: String() asked of a type that has none.
+func (c *checker) stringMethodHint(sel *ast.SelectorExpr) string {
+	if sel.Sel.Name != "String" {
+		return ""
+	}
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	xs := c.text(sel.X)
+	if isString(t) {
+		return fmt.Sprintf("%s has no String method: convert it, string(%s)", xs, xs)
+	}
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		if sig := fn.Type().(*types.Signature); sig.Params().Len() == 0 && sig.Results().Len() == 1 && isString(sig.Results().At(0).Type()) {
+			return fmt.Sprintf("%s has no String method: its text is %s.%s()", xs, xs, fn.Name())
+		}
+	}
+	return fmt.Sprintf("%s has no String method: format it, fmt.Sprint(%s) (or fmt.Sprintf(\"%%+v\", %s) with field names)", xs, xs, xs)
+}
+
+// caseHint: a switch case of another type: the switch value's constants.
+func (c *checker) caseHint(m []string) string {
+	for _, n := range c.pkgNamedTypes(m[4]) {
+		if consts := constantsOf(n); len(consts) > 0 && len(consts) <= 12 {
+			return fmt.Sprintf("%s is a %s: its cases are %s", m[2], c.typeString(n), strings.Join(c.qualified(n, consts), ", "))
+		}
+	}
+	return ""
+}
+
+// pkgNamedTypes finds the named types spelt s (pkg.Name) among the
+// snippet's uses.
+func (c *checker) pkgNamedTypes(s string) []*types.Named {
+	var out []*types.Named
+	seen := map[*types.Named]bool{}
+	for _, tv := range c.info.Types {
+		if n, ok := types.Unalias(tv.Type).(*types.Named); ok && !seen[n] && c.typeString(n) == s {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// nilAsHint: nil where a value type is wanted: its zero value.
+func (c *checker) nilAsHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Name == "nil" })
+	id, ok := n.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	parents := map[ast.Node]ast.Node{}
+	ast.Inspect(c.file, func(x ast.Node) bool {
+		if r, ok := x.(*ast.ReturnStmt); ok {
+			for _, e := range r.Results {
+				parents[e] = r
+			}
+		}
+		return true
+	})
+	t := c.targetType(id, parents)
+	if t == nil {
+		return ""
+	}
+	if _, ok := t.(*types.TypeParam); ok {
+		ts := c.typeString(t)
+		return fmt.Sprintf("nil is not a %s (a type parameter): return its zero value, var zero %s; return zero", ts, ts)
+	}
+	return fmt.Sprintf("nil is not a %s: write its zero value, %s", c.typeString(t), c.zeroValue(t))
+}
+
+// assertHint: a type assertion on a value that is not an interface.
+func (c *checker) assertHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.TypeAssertExpr); return ok })
+	ta, ok := n.(*ast.TypeAssertExpr)
+	if !ok || ta.Type == nil {
+		return ""
+	}
+	xt, at := c.info.Types[ta.X].Type, c.info.Types[ta.Type].Type
+	if id, ok := ta.Type.(*ast.Ident); ok && at == nil {
+		if tn, ok := c.info.Uses[id].(*types.TypeName); ok {
+			at = tn.Type()
+		} else if tn, ok := types.Universe.Lookup(id.Name).(*types.TypeName); ok {
+			at = tn.Type()
+		}
+	}
+	if xt == nil || at == nil {
+		return ""
+	}
+	xs := c.text(ta.X)
+	if types.Identical(xt, at) {
+		return fmt.Sprintf("%s is already a %s: drop the .(%s)", xs, c.typeString(at), c.text(ta.Type))
+	}
+	if types.ConvertibleTo(xt, at) {
+		return fmt.Sprintf("%s is a %s, not an interface: convert it, %s(%s)", xs, c.typeString(xt), c.text(ta.Type), xs)
+	}
+	if isString(xt) && isNumeric(at) {
+		return fmt.Sprintf("%s is a string, not an interface: parse it, n, err := strconv.Atoi(%s)", xs, xs)
+	}
+	return ""
+}
+
+// resultNames names the values of a call's results for an assignment:
+// the declared names, else ok for a bool, err for an error, and a name
+// from the type's initials.
+func (c *checker) resultNames(tup *types.Tuple) []string {
+	names := make([]string, tup.Len())
+	for i := range names {
+		v := tup.At(i)
+		t := v.Type()
+		switch {
+		case types.Identical(t, types.Universe.Lookup("error").Type()):
+			names[i] = "err"
+		case t.Underlying() == types.Typ[types.Bool] && i > 0:
+			names[i] = "ok"
+		case v.Name() != "" && v.Name() != "_":
+			names[i] = v.Name()
+		default:
+			if n, ok := types.Unalias(deref(t)).(*types.Named); ok {
+				var b strings.Builder
+				for _, r := range n.Obj().Name() {
+					if r >= 'A' && r <= 'Z' {
+						b.WriteRune(r + 'a' - 'A')
+					}
+				}
+				names[i] = b.String()
+			}
+			if names[i] == "" {
+				names[i] = "v" + strconv.Itoa(i+1)
+			}
+		}
+	}
+	return names
+}
+
+// sliceIndexHint: a slice indexed by a string: by position, or search
+// it (by the string field closest to the index's name).
+func (c *checker) sliceIndexHint(pos token.Pos) string {
+	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok })
+	ie, ok := n.(*ast.IndexExpr)
+	if !ok {
+		return ""
+	}
+	xt, it := c.info.Types[ie.X].Type, c.info.Types[ie.Index].Type
+	if xt == nil || it == nil || !isString(it) {
+		return ""
+	}
+	s, ok := xt.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	xs, is := c.text(ie.X), c.text(ie.Index)
+	st, ok := deref(s.Elem()).Underlying().(*types.Struct)
+	if !ok {
+		return fmt.Sprintf("%s is a slice, indexed by position: %s[0] is the first; to find a value, i := slices.Index(%s, %s)", xs, xs, xs, is)
+	}
+	var fields []string
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Exported() && isString(f.Type()) {
+			fields = append(fields, f.Name())
+		}
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	field := closest(is, fields)[0]
+	return fmt.Sprintf("%s is a slice, indexed by position: to find an element by a field, range over it, for _, e := range %s { if e.%s == %s { ... } }", xs, xs, field, is)
+}
+
+var reNoValue = regexp.MustCompile(`^(.+) \(no value\) used as value$`)
+
+// sameResultHint: functions of the callee's package that return what it
+// returns and take the arguments as given (strings.Split for
+// strings.Fields with a separator), when there are few.
+func (c *checker) sameResultHint(call *ast.CallExpr) string {
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return ""
+	}
+	want := fn.Type().(*types.Signature).Results()
+	var found []string
+	scope := fn.Pkg().Scope()
+	for _, n := range scope.Names() {
+		other, ok := scope.Lookup(n).(*types.Func)
+		if !ok || other == fn || !other.Exported() {
+			continue
+		}
+		sig := other.Type().(*types.Signature)
+		if sig.Variadic() || sig.TypeParams().Len() > 0 || sig.Params().Len() != len(call.Args) || !types.Identical(sig.Results(), want) {
+			continue
+		}
+		fit := true
+		for i, a := range call.Args {
+			if t := c.info.Types[a].Type; t == nil || !fits(t, sig.Params().At(i).Type()) {
+				fit = false
+			}
+		}
+		if fit {
+			found = append(found, fmt.Sprintf("%s.%s(%s)", fn.Pkg().Name(), n, c.argList(call)))
+		}
+	}
+	if len(found) == 0 || len(found) > 3 {
+		return ""
+	}
+	return "functions of " + fn.Pkg().Name() + " that take these arguments: " + strings.Join(found, ", ")
+}
+
+// methodAssignHint: x += y where x is a type with a method that takes y
+// (a strings.Builder's WriteString).
+func (c *checker) methodAssignHint(a *ast.AssignStmt) string {
+	if a.Tok != token.ADD_ASSIGN || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return ""
+	}
+	lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
+	if lt == nil || rt == nil {
+		return ""
+	}
+	ms := types.NewMethodSet(types.NewPointer(lt))
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() == 1 && !sig.Variadic() && types.Identical(types.Default(rt), sig.Params().At(0).Type()) &&
+			(strings.HasPrefix(fn.Name(), "Write") || strings.HasPrefix(fn.Name(), "Add") || strings.HasPrefix(fn.Name(), "Append")) {
+			return fmt.Sprintf("%s is a %s, not a %s: add to it with its method, %s.%s(%s)", c.text(a.Lhs[0]), c.typeString(lt), c.typeString(types.Default(rt)), c.text(a.Lhs[0]), fn.Name(), c.text(a.Rhs[0]))
+		}
+	}
+	return ""
+}
+
+// rangeKeyHint: a range statement's index used where its value's type is
+// wanted: the value.
+func (c *checker) rangeKeyHint(x ast.Expr, to types.Type, parents map[ast.Node]ast.Node) string {
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	obj := c.info.Uses[id]
+	if obj == nil {
+		return ""
+	}
+	use := func(v string) string {
+		if ix, ok := parents[x].(*ast.IndexExpr); ok && ix.Index == x {
+			return fmt.Sprintf("%s[%s]", c.text(ix.X), v)
+		}
+		return v
+	}
+	var hint string
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok || hint != "" {
+			return hint == ""
+		}
+		k, ok := rs.Key.(*ast.Ident)
+		if !ok || c.info.Defs[k] != obj {
+			return true
+		}
+		if v, ok := rs.Value.(*ast.Ident); ok {
+			if vt := c.info.Types[v].Type; vt == nil {
+				if o := c.info.Defs[v]; o != nil && types.AssignableTo(o.Type(), to) {
+					hint = fmt.Sprintf("%s is the index of the range; its value is %s: use %s", id.Name, v.Name, use(v.Name))
+				}
+			} else if types.AssignableTo(vt, to) {
+				hint = fmt.Sprintf("%s is the index of the range; its value is %s: use %s", id.Name, v.Name, use(v.Name))
+			}
+		}
+		return false
+	})
+	return hint
+}
+
+var (
+	reNonLocalMethod = regexp.MustCompile(`^cannot define new methods on non-local type (.+)$`)
+	reStringAssign   = regexp.MustCompile(`^cannot assign to (.+)\[(.+)\] \(neither addressable nor a map index expression\)$`)
+)
+
+// argPackageHint: a string (or []byte) given to a function of another
+// package that has a function of the same name for it (bytes.Contains or
+// unicode.ToUpper given a string: strings.Contains, strings.ToUpper).
+func (c *checker) argPackageHint(x ast.Expr, from types.Type, parents map[ast.Node]ast.Node) string {
+	call, ok := parents[x].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return ""
+	}
+	var other string
+	switch {
+	case isString(from):
+		other = "strings"
+	case isByteSlice(from):
+		other = "bytes"
+	default:
+		return ""
+	}
+	if fn.Pkg().Path() == other {
+		return ""
+	}
+	op, err := c.cache.Import(other)
+	if err != nil {
+		return ""
+	}
+	alt, ok := op.Scope().Lookup(fn.Name()).(*types.Func)
+	if !ok {
+		return ""
+	}
+	sig := alt.Type().(*types.Signature)
+	if sig.Params().Len() != len(call.Args) {
+		return ""
+	}
+	for i, a := range call.Args {
+		if t := c.info.Types[a].Type; t == nil || !fits(t, sig.Params().At(i).Type()) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("for %s, package %s has the same function: %s.%s(%s)%s", article(c.typeString(from))+" "+c.typeString(from), other, other, fn.Name(), c.argList(call), c.importNote(other))
+}
+
+// alreadyHint: a parse function given a value of the type it returns.
+func (c *checker) alreadyHint(x ast.Expr, from types.Type, parents map[ast.Node]ast.Node) string {
+	call, ok := parents[x].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil {
+		return ""
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() == 0 || !types.Identical(res.At(0).Type(), types.Default(from)) {
+		return ""
+	}
+	return fmt.Sprintf("%s is already %s %s: use it as it is, without %s", c.text(x), article(c.typeString(from)), c.typeString(types.Default(from)), c.text(call.Fun))
+}
+
+// asFuncHint: an error type's value given to errors.Is or errors.As: the
+// package's As<Type> function, if it has one.
+func (c *checker) asFuncHint(x ast.Expr, from types.Type, parents map[ast.Node]ast.Node) string {
+	call, ok := parents[x].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Pkg().Path() != "errors" || len(call.Args) == 0 {
+		return ""
+	}
+	named, ok := types.Unalias(deref(from)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	as := named.Obj().Pkg().Scope().Lookup("As" + named.Obj().Name())
+	if as == nil {
+		return ""
+	}
+	q := c.qualifier(named.Obj().Pkg())
+	return fmt.Sprintf("to ask whether %s is a %s, use %s.%s: if v, ok := %s.%s(%s); ok { ... }", c.text(call.Args[0]), c.typeString(named), q, as.Name(), q, as.Name(), c.text(call.Args[0]))
 }

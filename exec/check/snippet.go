@@ -99,6 +99,12 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 					hint = "range gives at most two values: for key, value := range m (for i, v := range s)"
 				}
 				p := e.Pos
+				if at, h, ok := callStmtFix(f, c.fset, src, e); ok {
+					p, hint = at, h
+				}
+				if hint == "" {
+					hint = syntaxHint(src, e)
+				}
 				p.Filename = filename
 				c.errs = append(c.errs, &Error{Pos: p, Msg: "syntax error: " + e.Msg, Hint: hint})
 			}

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -84,11 +85,29 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 			if x, ok := sel.X.(*ast.Ident); ok {
 				if pn, ok := c.info.Uses[x].(*types.PkgName); ok {
 					lit, isLit := parents[sel].(*ast.CompositeLit)
-					if h := c.memberHint(pn.Imported(), id.Name, isLit && lit.Type == sel); h != "" {
+					if h := c.memberHint(pn.Imported(), id.Name, isLit && lit.Type == sel || inTypePosition(sel, parents)); h != "" {
 						return h
 					}
 					return c.stdMemberHint(pn.Imported(), id.Name)
 				}
+			}
+			if h := c.typeMemberHint(sel); h != "" {
+				return h
+			}
+			if h := c.stringMethodHint(sel); h != "" {
+				return h
+			}
+			if h := c.interfaceMemberHint(sel); h != "" {
+				return h
+			}
+			if h := c.noMethodsHint(sel, parents); h != "" {
+				return h
+			}
+			if h := c.decodeHint(sel); h != "" {
+				if f := fieldsHint(c.info.Types[sel.X].Type, c.qualifier, id.Name); f != "" {
+					h += "\n" + f
+				}
+				return h
 			}
 			if tv, ok := c.info.Types[sel.X]; ok && tv.Type != nil {
 				if h := fieldsHint(tv.Type, c.qualifier, id.Name); h != "" {
@@ -99,6 +118,9 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 		// Key of a struct literal that the struct lacks.
 		if kv, ok := parent.(*ast.KeyValueExpr); ok && kv.Key == id {
 			if lit, ok := parents[kv].(*ast.CompositeLit); ok {
+				if h := c.promotedFieldHint(lit, id.Name); h != "" {
+					return h
+				}
 				if tv, ok := c.info.Types[lit]; ok && tv.Type != nil {
 					return fieldsHint(tv.Type, c.qualifier, id.Name)
 				}
@@ -132,6 +154,15 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 				if len(in) > 0 && len(in) <= 4 {
 					return "write " + strings.Join(in, ", or ")
 				}
+			}
+			if h := c.lowerStdHint(id, parents); h != "" {
+				return h
+			}
+			if h := c.scopedHint(id); h != "" {
+				return h
+			}
+			if h := c.nearNameHint(id); h != "" {
+				return h
 			}
 		}
 	}
@@ -180,18 +211,40 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	}
 	dir := strings.TrimPrefix(pkg.Path(), treePrefix)
 	var withFields []string
-	for i, t := range closest(name, typs) {
+	// A guessed short name is most often the end of the generated one
+	// (Hit for SearchResultHit): those first, closest first.
+	near := closest(name, typs)
+	sort.SliceStable(near, func(i, j int) bool {
+		return strings.HasSuffix(near[i], name) && !strings.HasSuffix(near[j], name)
+	})
+	for i, t := range near {
 		if i < 5 {
 			t += fields[t] // the closest with their fields
 		}
 		withFields = append(withFields, t)
 	}
 	typeLine := "types of " + pkg.Path() + ": " + strings.Join(withFields, ", ")
+	// One name that the wrong one holds or is held in (Float for
+	// Float64, String for StringPtr) is said first, in a sentence.
+	lead := ""
+	if !wantType {
+		var held []string
+		ln := strings.ToLower(name)
+		for _, f := range funcs {
+			lf := strings.ToLower(f)
+			if len(lf) >= 3 && (strings.HasPrefix(ln, lf) || strings.HasPrefix(lf, ln)) {
+				held = append(held, f)
+			}
+		}
+		if len(held) == 1 {
+			lead = "did you mean " + pkg.Name() + "." + held[0] + "?\n"
+		}
+	}
 	funcLine := "functions of " + pkg.Path() + ": " + strings.Join(closestBy(name, funcs, func(fn string) []string { return relatedWords(pkg, fn) }), ", ")
 	if len(funcs) == 0 {
 		return typeLine + "\n(cat " + dir + "/*.go to see them)"
 	}
-	if len(consts) > 0 && strings.Contains(strings.ToLower(closest(name, consts)[0]), strings.ToLower(name)) {
+	if len(consts) > 0 && !wantType && strings.Contains(strings.ToLower(closest(name, consts)[0]), strings.ToLower(name)) {
 		// A constant that holds the name: an enum value guessed
 		// (ModeWord for SearchModeWord).
 		near := closest(name, consts)
@@ -203,7 +256,7 @@ func (c *checker) memberHint(pkg *types.Package, name string, wantType bool) str
 	if wantType || strings.Contains(name, "Arg") || strings.HasSuffix(name, "Result") {
 		return typeLine + "\n" + funcLine + "\n(cat " + dir + "/*.go to see them)"
 	}
-	return funcLine + "\n" + typeLine + "\n(cat " + dir + "/doc.go lists the functions, " + dir + "/*.go the types)"
+	return lead + funcLine + "\n" + typeLine + "\n(cat " + dir + "/doc.go lists the functions, " + dir + "/*.go the types)"
 }
 
 // fieldsHint lists the fields of a struct type (through a pointer),
@@ -301,4 +354,19 @@ func (c *checker) qualifier(p *types.Package) string {
 		return ""
 	}
 	return p.Name()
+}
+
+// inTypePosition reports whether x stands where a type is written: a
+// parameter, field or variable's type, or a slice, map, pointer or
+// channel type's element.
+func inTypePosition(x ast.Expr, parents map[ast.Node]ast.Node) bool {
+	switch p := parents[x].(type) {
+	case *ast.Field:
+		return p.Type == x
+	case *ast.ValueSpec:
+		return p.Type == x
+	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.StarExpr, *ast.Ellipsis:
+		return true
+	}
+	return false
 }

@@ -13,4 +13,5 @@ func main() {
 
 // Error:
 // snippet.go:10:23: undefined: docstore.SearchDocs
-// 	hint: functions of mcpfs/servers/docstore: Search,
+// 	hint: did you mean docstore.Search?
+// 	      functions of mcpfs/servers/docstore: Search,
