@@ -120,8 +120,14 @@ func plainDocComments(src string) bool {
 				return false
 			}
 			switch t[1] {
-			case ' ', '\t', '#', '[':
+			case ' ', '\t', '#':
 				return false
+			case '[':
+				// "[text]: URL" is a link definition; "[NEW tool ...] "
+				// (a mark put before a description) is text.
+				if strings.Contains(t, "]:") {
+					return false
+				}
 			}
 			// A line alone between blank lines, before more text, ending
 			// in a letter or digit might be an old-style heading.

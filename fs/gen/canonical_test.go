@@ -14,7 +14,7 @@ import (
 
 // canonicalInputs are the snapshots TestCanonical generates: the golden
 // inputs, the fuzz seeds, and the captured listings of real servers
-// (fs/search/testdata/servers).
+// (fs/search/testdata/servers), also with their tools marked new or changed.
 func canonicalInputs(t *testing.T) map[string]discovery.ServerSnapshot {
 	out := map[string]discovery.ServerSnapshot{}
 	ins, _ := filepath.Glob(filepath.Join("testdata", "input", "*.json"))
@@ -46,6 +46,25 @@ func canonicalInputs(t *testing.T) map[string]discovery.ServerSnapshot {
 			s.Tools = append(s.Tools, discovery.Tool{Name: n.Name, Raw: r})
 		}
 		out["servers/"+name] = s
+		// The same tools as the tree shows them marked new or changed
+		// (cmd/internal/trust puts the mark before the description).
+		m := s
+		m.Tools = nil
+		for i, tl := range s.Tools {
+			var obj map[string]any
+			if err := json.Unmarshal(tl.Raw, &obj); err != nil {
+				t.Fatal(err)
+			}
+			d, _ := obj["description"].(string)
+			mark := "[NEW tool, not yet trusted: mcpfs diff " + name + "] "
+			if i%2 == 1 {
+				mark = "[CHANGED upstream; the pinned definition is shown: mcpfs diff " + name + "] "
+			}
+			obj["description"] = mark + d
+			raw, _ := json.Marshal(obj)
+			m.Tools = append(m.Tools, discovery.Tool{Name: tl.Name, Raw: raw})
+		}
+		out["marked/"+name] = m
 	}
 	return out
 }
@@ -92,21 +111,25 @@ func TestCanonical(t *testing.T) {
 			if !plainDocComments(src) {
 				continue
 			}
-			if strings.HasPrefix(label, "servers/") {
+			if isReal(label) {
 				fast++
 			}
 			if string(want) != src {
 				t.Errorf("%s: %s: skips gofmt but gofmt changes it:\n%s", label, tools[i].file, lineDiff(src, string(want)))
 			}
 		}
-		if strings.HasPrefix(label, "servers/") {
+		if isReal(label) {
 			all += len(tools)
 		}
 	}
-	t.Logf("%d of %d tool files of real servers skip gofmt", fast, all)
+	t.Logf("%d of %d tool files of real servers (as listed and marked) skip gofmt", fast, all)
 	if fast*10 < all*8 {
 		t.Errorf("%d of %d tool files of real servers skip gofmt, want at least 80%%", fast, all)
 	}
+}
+
+func isReal(label string) bool {
+	return strings.HasPrefix(label, "servers/") || strings.HasPrefix(label, "marked/")
 }
 
 // lineDiff shows the first lines where a and b differ.
@@ -141,6 +164,8 @@ func TestPlainDocComments(t *testing.T) {
 		{"// F calls \"f\".\n//\n// Not a heading.\n//\n// Text.\nfunc F() {}\n", true},
 		{"// F calls \"f\".\n//\n// [spec]: https://example.com\nfunc F() {}\n", false},
 		{"// F calls \"f\".\n//\n//\n// Text.\nfunc F() {}\n", false},
+		{"// F calls \"f\".\n//\n// [NEW tool, not yet trusted: mcpfs diff x] Reads.\nfunc F() {}\n", true},
+		{"// F calls \"f\".\n//\n// [x] [y]: https://example.com\nfunc F() {}\n", false},
 		{"//\n// F.\nfunc F() {}\n", false},
 		{"// F.\n//\nfunc F() {}\n", false},
 		{"//F.\nfunc F() {}\n", false},
