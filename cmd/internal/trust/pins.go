@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,8 +18,15 @@ import (
 type Pin struct {
 	// Hash is Hash of Def.
 	Hash string `json:"hash"`
-	// Def is the tool's tools/list object.
-	Def json.RawMessage `json:"def"`
+	// Def is the tool's tools/list object. A pin file keeps the
+	// definitions apart from the index ("defs", after "tools"), so that
+	// an engine's start reads only the index: Def is nil until the
+	// server's definitions are loaded (serverPins.loadDefs).
+	Def json.RawMessage `json:"def,omitempty"`
+	// Sum is rawSum of a listing of the tool whose Hash is Hash: a
+	// listing with the same bytes is the pinned tool, found without
+	// parsing it. Empty in files written before it was kept.
+	Sum string `json:"sum,omitempty"`
 	// Pinned is when Def was pinned.
 	Pinned time.Time `json:"pinned"`
 	// New is set for a tool that a server already known listed later: it
@@ -26,10 +34,21 @@ type Pin struct {
 	New bool `json:"new,omitempty"`
 }
 
-// serverPins are the pins of one server, as kept in <dir>/<server>.json.
+// serverPins are the pins of one server, as kept in <dir>/<server>.json:
+//
+//	{"server": KEY, "tools": {NAME: {"hash", "sum", "pinned", "new"}, ...},
+//	 "defs": {NAME: DEFINITION, ...}}
+//
+// written compact. Files written before "defs" existed keep each
+// definition in its tool's "def" (and were indented); they are read the
+// same way, and rewritten in the new form when next saved.
 type serverPins struct {
 	Server string         `json:"server"`
 	Tools  map[string]Pin `json:"tools"`
+
+	// file is the pin file as read while the definitions in its "defs"
+	// are not loaded yet (nil once they are, or when there are none).
+	file []byte
 
 	// stamp is the file's modification time and size when read or
 	// written: another writer (a second engine, a --no-engine command)
@@ -112,17 +131,113 @@ func (s *store) read(server string, fi os.FileInfo) (*serverPins, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read pins of %q: %w", server, err)
 	}
-	sp := &serverPins{}
+	sp, err := decodePins(data)
+	if err != nil {
+		return nil, fmt.Errorf("read pins of %q: %s: %w (remove the file to pin the server's tools afresh)", server, s.file(server), err)
+	}
 	if fi != nil {
 		sp.stamp = stampOf(fi)
 	}
-	if err := json.Unmarshal(data, sp); err != nil {
-		return nil, fmt.Errorf("read pins of %q: %s: %w (remove the file to pin the server's tools afresh)", server, s.file(server), err)
+	return sp, nil
+}
+
+// decodePins decodes a pin file up to its definitions: "server" and
+// "tools" are decoded, "defs" is left for loadDefs (at thousands of tools
+// the definitions are megabytes of JSON that an engine's start does not
+// need).
+func decodePins(data []byte) (*serverPins, error) {
+	sp := &serverPins{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil {
+		return nil, err
+	} else if tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
 	}
+	var sawTools, sawDefs bool
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		switch tok {
+		case "server":
+			err = dec.Decode(&sp.Server)
+		case "tools":
+			sawTools = true
+			err = dec.Decode(&sp.Tools)
+		case "defs":
+			sawDefs = true
+			if sawTools {
+				// The rest is read when a definition is needed.
+				sp.file = data
+				return sp.normal(), nil
+			}
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if sawDefs {
+		sp.file = data
+	}
+	return sp.normal(), nil
+}
+
+func (sp *serverPins) normal() *serverPins {
 	if sp.Tools == nil {
 		sp.Tools = map[string]Pin{}
 	}
-	return sp, nil
+	return sp
+}
+
+// loadDefs loads the definitions of sp's pins, when they are not loaded.
+func (sp *serverPins) loadDefs() error {
+	if sp.file == nil {
+		return nil
+	}
+	var f struct {
+		Defs map[string]json.RawMessage `json:"defs"`
+	}
+	if err := json.Unmarshal(sp.file, &f); err != nil {
+		return fmt.Errorf("read pinned definitions of %q: %w (remove its pin file to pin its tools afresh)", sp.Server, err)
+	}
+	for name, p := range sp.Tools {
+		if p.Def == nil {
+			p.Def = f.Defs[name]
+			sp.Tools[name] = p
+		}
+	}
+	sp.file = nil
+	return nil
+}
+
+// def returns the pinned definition of tool (nil when none, or when the
+// definitions do not read: then the error is logged by the caller of
+// loadDefs that meets it first, Diff or a save).
+func (sp *serverPins) def(tool string) json.RawMessage {
+	sp.loadDefs()
+	return sp.Tools[tool].Def
+}
+
+// rawSum is the SHA-256 of a tool's listing as sent (hex).
+func rawSum(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// pinFile is a pin file as written.
+type pinFile struct {
+	Server string                     `json:"server"`
+	Tools  map[string]Pin             `json:"tools"`
+	Defs   map[string]json.RawMessage `json:"defs"`
 }
 
 // preload reads the pin files of servers that are not loaded, or changed
@@ -182,15 +297,27 @@ func (s *store) save(server string, sp *serverPins) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return fmt.Errorf("save pins of %q: %w", server, err)
 	}
-	data, err := json.MarshalIndent(sp, "", "  ")
-	if err != nil {
+	if err := sp.loadDefs(); err != nil {
 		return fmt.Errorf("save pins of %q: %w", server, err)
 	}
+	f := pinFile{Server: sp.Server, Tools: make(map[string]Pin, len(sp.Tools)), Defs: make(map[string]json.RawMessage, len(sp.Tools))}
+	for name, p := range sp.Tools {
+		f.Defs[name] = p.Def
+		p.Def = nil
+		f.Tools[name] = p
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		return fmt.Errorf("save pins of %q: %w", server, err)
+	}
+	data := buf.Bytes()
 	tmp, err := os.CreateTemp(s.dir, "."+server+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("save pins of %q: %w", server, err)
 	}
-	_, werr := tmp.Write(append(data, '\n'))
+	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr

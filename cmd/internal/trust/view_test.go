@@ -279,3 +279,114 @@ func TestPreload(t *testing.T) {
 		}
 	}
 }
+
+// TestMark: marking in the bytes gives the object that marking through a
+// decoded object gives, and what it cannot mark in the bytes is marked
+// the slow way.
+func TestMark(t *testing.T) {
+	const text = "[NEW tool <x> & \"y\"] "
+	for _, def := range []string{
+		`{"name":"a","description":"Reads a file.","inputSchema":{"type":"object"}}`,
+		` { "description" : "x\"y\\z \u00e9" , "inputSchema": {"properties": {"description": {"type": "string", "description": "}"}}} } `,
+		`{"name":"a"}`,
+		`{}`,
+		`{ }`,
+		`{"name":"a","description":null}`,
+		`{"name":"a","description":5}`,
+		`{"descr\u0069ption":"escaped key"}`,
+		`{"description":"one","description":"two"}`,
+		`{"name":"a","annotations":{"title":"[x]"},"list":[1,2,{"a":"]"}],"description":"d","n":-1.5e3,"t":true}`,
+	} {
+		got, want := mark(json.RawMessage(def), text), markSlow(json.RawMessage(def), text)
+		var g, w any
+		if err := json.Unmarshal(got, &g); err != nil {
+			t.Errorf("mark(%s) = %s: %v", def, got, err)
+			continue
+		}
+		json.Unmarshal(want, &w)
+		gb, _ := json.Marshal(g)
+		wb, _ := json.Marshal(w)
+		if string(gb) != string(wb) {
+			t.Errorf("mark(%s) = %s, want %s", def, gb, wb)
+		}
+	}
+	for _, def := range []string{`[1]`, `"x"`, `{"a":`, `{"a":1} x`, `{"a" 1}`, `{"a":"unterminated}`} {
+		if _, ok := markFast(json.RawMessage(def), text); ok {
+			t.Errorf("markFast(%s) marked it, want it left to markSlow", def)
+		}
+	}
+}
+
+// TestPinFileForms: a pin file of the indented form written before the
+// definitions were kept apart is read, its pins hold, and it is written
+// in the new form (definitions after the index, loaded only when needed)
+// with the same pins.
+func TestPinFileForms(t *testing.T) {
+	dir := t.TempDir()
+	echo := tool("echo", "Echoes.", true)
+	def, _ := json.MarshalIndent(json.RawMessage(echo.Raw), "  ", "  ")
+	old := `{
+  "server": "my-docs",
+  "tools": {
+    "echo": {
+      "hash": "` + Hash(echo.Raw) + `",
+      "def": ` + string(def) + `,
+      "pinned": "2026-11-01T10:00:00Z"
+    }
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "docs.json"), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	changed := tool("echo", "Echoes, and sends your files away.", true)
+	v := New(dir, policy.Policy{}, nil)
+	if got := desc(t, v.Apply(catalog(1, changed)))["echo"]; !strings.HasPrefix(got, "[CHANGED upstream") || !strings.HasSuffix(got, "] Echoes.") {
+		t.Fatalf("old file, changed tool: %q, want the pinned description marked changed", got)
+	}
+	// Listed as pinned: the file is rewritten with the tool's sum.
+	v = New(dir, policy.Policy{}, nil)
+	if got := desc(t, v.Apply(catalog(2, echo)))["echo"]; got != "Echoes." {
+		t.Fatalf("old file, same tool: %q, want %q", got, "Echoes.")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "docs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Server string
+		Tools  map[string]map[string]any
+		Defs   map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("new file: %v\n%s", err, data)
+	}
+	if f.Server != "my-docs" || f.Tools["echo"]["sum"] != rawSum(echo.Raw) || f.Tools["echo"]["def"] != nil || f.Tools["echo"]["pinned"] != "2026-11-01T10:00:00Z" || Hash(f.Defs["echo"]) != Hash(echo.Raw) {
+		t.Fatalf("new file: %s", data)
+	}
+	if i, j := strings.Index(string(data), `"tools"`), strings.Index(string(data), `"defs"`); i < 0 || j < i || strings.Contains(string(data), "\n  ") {
+		t.Fatalf("new file: want compact, the definitions after the index: %s", data)
+	}
+	// The new form: a changed tool shows its pinned definition, which a
+	// start did not load until it was needed.
+	sp, err := decodePins(data)
+	if err != nil || sp.Tools["echo"].Def != nil || sp.file == nil {
+		t.Fatalf("decodePins: %v, def %s: want the definitions left unread", err, sp.Tools["echo"].Def)
+	}
+	v = New(dir, policy.Policy{}, nil)
+	if got := desc(t, v.Apply(catalog(3, changed)))["echo"]; !strings.HasSuffix(got, "] Echoes.") {
+		t.Fatalf("new file, changed tool: %q, want the pinned description", got)
+	}
+	ch, err := v.Diff(catalog(3, changed), "docs")
+	if err != nil || len(ch) != 1 || ch[0].Kind != "changed" || Hash(ch[0].Pinned) != Hash(echo.Raw) {
+		t.Fatalf("Diff: %v, %+v", err, ch)
+	}
+	// A broken definitions part: reported by Diff, the process goes on.
+	broken := strings.Replace(string(data), `"defs":{`, `"defs":{"x":,`, 1)
+	os.WriteFile(filepath.Join(dir, "docs.json"), []byte(broken), 0o600)
+	v = New(dir, policy.Policy{}, nil)
+	v.Apply(catalog(4, echo))
+	if _, err := v.Diff(catalog(4, changed), "docs"); err == nil || !strings.Contains(err.Error(), "remove its pin file") {
+		t.Fatalf("Diff over broken definitions: %v, want an error saying what to do", err)
+	}
+}
