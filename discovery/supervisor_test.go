@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -609,16 +610,29 @@ func TestWatchAndSettle(t *testing.T) {
 }
 
 // Close right after Start, while servers are still starting, must not panic
-// or leak.
+// or leak: no goroutine, descriptor or process is left.
 func TestCloseRightAfterStart(t *testing.T) {
-	cfg := &Config{Servers: []ServerConfig{
-		{Name: "a", Key: "a", Transport: "stdio", Command: "sleep", Args: []string{"10"}},
+	noLeaks(t)
+	// cat ends at stdin's EOF, as a well-behaved server does; sleep
+	// ignores it and is ended by SIGTERM after stopStdinGrace, so it
+	// closes a few times only.
+	const marker = "mcpfs-close-right-after-start"
+	servers := []ServerConfig{
+		{Name: "a", Key: "a", Transport: "stdio", Command: "cat", Args: []string{"-", "/dev/null/" + marker}},
 		{Name: "b", Key: "b", Transport: "stdio", Command: "nosuch-command-for-test"},
-	}}
-	for range 20 {
+	}
+	sleeper := ServerConfig{Name: "c", Key: "c", Transport: "stdio", Command: "sh", Args: []string{"-c", "sleep 10; :", marker}}
+	for i := range 20 {
+		cfg := &Config{Servers: servers}
+		if i < 3 {
+			cfg.Servers = append(slices.Clone(servers), sleeper)
+		}
 		sup := Start(context.Background(), cfg, Options{})
 		if err := sup.Close(); err != nil {
 			t.Fatalf("Close: %v", err)
+		}
+		if n := childProcs(marker); n != 0 {
+			t.Fatalf("round %d: %d server processes outlived Close", i, n)
 		}
 	}
 }
