@@ -567,8 +567,14 @@ func TestRawSchemaPreserved(t *testing.T) {
 	}
 }
 
+// TestWatchAndSettle runs on virtual time: Settle while a server connects
+// ends exactly at its deadline.
 func TestWatchAndSettle(t *testing.T) {
 	noLeaks(t)
+	synctest.Test(t, testWatchAndSettle)
+}
+
+func testWatchAndSettle(t *testing.T) {
 	release := make(chan struct{})
 	s, _ := startSupervisor(t, Options{Builtins: map[string]func() *server.MCPServer{
 		"gated": func() *server.MCPServer {
@@ -580,8 +586,12 @@ func TestWatchAndSettle(t *testing.T) {
 	first := <-watch
 	mustServer(t, first, "gated", StateConnecting)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	began := time.Now()
 	if err := s.Settle(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Settle while connecting: got %v, want context.DeadlineExceeded", err)
+	}
+	if took := time.Since(began); took != 50*time.Millisecond {
+		t.Errorf("Settle while connecting returned after %v, want 50ms (its deadline)", took)
 	}
 	cancel()
 	close(release)
