@@ -101,7 +101,10 @@ func TestCrowdedConfig(t *testing.T) {
 
 // faultServerProcs counts this process's children running the fault
 // server.
-func faultServerProcs() int {
+func faultServerProcs() int { return childProcs("TestFaultServerProcess") }
+
+// childProcs counts this process's children whose command line holds sub.
+func childProcs(sub string) int {
 	entries, _ := os.ReadDir("/proc")
 	me := fmt.Sprintf(" %d ", os.Getpid())
 	k := 0
@@ -115,7 +118,7 @@ func faultServerProcs() int {
 		if i < 0 || !strings.HasPrefix(string(stat[i+2:]), string(stat[i+2])+me) {
 			continue
 		}
-		if cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); strings.Contains(string(cmd), "TestFaultServerProcess") {
+		if cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); strings.Contains(string(cmd), sub) {
 			k++
 		}
 	}

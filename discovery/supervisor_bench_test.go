@@ -165,14 +165,17 @@ func BenchmarkKillMidCall(b *testing.B) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		s.mu.Lock()
-		pgid := s.servers["f"].conn.proc.pgid
+		cn := s.servers["f"].conn
 		s.mu.Unlock()
+		pgid := cn.proc.pgid
 		done := make(chan error, 1)
 		go func() {
 			_, err := s.CallTool(context.Background(), "f", "sleep", nil)
 			done <- err
 		}()
-		time.Sleep(20 * time.Millisecond) // the call is in flight
+		for cn.inflight.Load() == 0 { // until the call is in flight
+			time.Sleep(time.Millisecond)
+		}
 		killed := time.Now()
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		if err := <-done; err == nil {

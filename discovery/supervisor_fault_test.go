@@ -88,6 +88,19 @@ func serverPID(s *Supervisor, name string) int {
 	return 0
 }
 
+// stderrTail returns the last stderr lines of the named server's process.
+func stderrTail(s *Supervisor, name string) []string {
+	s.mu.Lock()
+	cn := s.servers[name].conn
+	s.mu.Unlock()
+	if cn == nil || cn.proc == nil {
+		return nil
+	}
+	cn.proc.tailMu.Lock()
+	defer cn.proc.tailMu.Unlock()
+	return append([]string(nil), cn.proc.tail...)
+}
+
 func countRecords(h *testLog, subs ...string) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -192,7 +205,13 @@ func TestFaultTable(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			time.Sleep(200 * time.Millisecond)
+			// Wait until mcpfs has read the flood's last line.
+			last := "flood line 49999:"
+			for end := time.Now().Add(20 * time.Second); !strings.Contains(strings.Join(stderrTail(s, "f"), "\n"), last); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatalf("%q not read from the server's stderr within 20s; its last lines: %q", last, stderrTail(s, "f"))
+				}
+			}
 			n := countRecords(h, "server stderr", "flood line")
 			t.Logf("50000 stderr lines: %d logged", n)
 			if n == 0 || n > 50000/10 {
@@ -206,7 +225,14 @@ func TestFaultTable(t *testing.T) {
 			if _, err := s.CallTool(context.Background(), "f", "storm", json.RawMessage(`{"count": 5000}`)); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(300 * time.Millisecond)
+			// Every notification came before the call's answer; wait for the
+			// re-listing they cause (TestListChangedStorm counts them exactly,
+			// on virtual time).
+			for end := time.Now().Add(10 * time.Second); countRecords(h, "tools/list_changed, but the tools are the same") == 0; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("no re-listing within 10s of 5000 list_changed")
+				}
+			}
 			relists := countRecords(h, "tools/list_changed, but the tools are the same")
 			t.Logf("5000 list_changed in %v: %d re-listings, catalog versions %d → %d", time.Since(began), relists, before, s.Catalog().Version)
 			if relists > 100 {
@@ -340,7 +366,7 @@ func TestCallKicksFailedServer(t *testing.T) {
 	s, _ := startSupervisor(t, opts, faultServer("f", "exit-first="+marker))
 	ss := mustServer(t, settle(t, s), "f", StateFailed)
 	t.Logf("first start failed; next retry in %v", time.Until(ss.NextRetry))
-	time.Sleep(20 * time.Millisecond) // past the minimum delay
+	time.Sleep(time.Until(ss.Since.Add(opts.RestartMinDelay))) // to the end of the minimum delay
 	began := time.Now()
 	if _, err := s.CallTool(context.Background(), "f", "echo", nil); err != nil {
 		t.Fatalf("got %v, want the call to restart the server and succeed", err)

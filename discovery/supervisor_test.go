@@ -9,9 +9,12 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -393,8 +396,15 @@ func TestPagination(t *testing.T) {
 	}
 }
 
+// TestListChanged runs on virtual time: two tools added at once reach the
+// catalog together, in one new version, one debounce after the server's
+// notifications.
 func TestListChanged(t *testing.T) {
 	noLeaks(t)
+	synctest.Test(t, testListChanged)
+}
+
+func testListChanged(t *testing.T) {
 	var mu sync.Mutex
 	var srv *server.MCPServer
 	s, _ := startSupervisor(t, Options{Builtins: map[string]func() *server.MCPServer{
@@ -409,6 +419,12 @@ func TestListChanged(t *testing.T) {
 	defer stop()
 	c := settle(t, s)
 	before := mustServer(t, c, "demo", StateReady)
+	<-watch // the settled catalog or an earlier one
+	synctest.Wait()
+	for len(watch) > 0 {
+		<-watch
+	}
+	added := time.Now()
 	mu.Lock()
 	srv.AddTool(mcp.NewTool("added"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
@@ -418,22 +434,86 @@ func TestListChanged(t *testing.T) {
 	})
 	mu.Unlock()
 	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case got := <-watch:
-			ss := mustServer(t, got, "demo", StateReady)
-			if len(ss.Tools) == len(before.Tools)+2 {
-				if got.Version <= c.Version {
-					t.Errorf("version: got %d, want more than %d", got.Version, c.Version)
-				}
-				if names := strings.Join(toolNames(ss), ","); !strings.Contains(names, "added2") {
-					t.Errorf("tools: got %s, want added2 among them", names)
-				}
-				return
-			}
-		case <-timeout:
-			t.Fatalf("no catalog with the added tools after 10s; last: %+v", s.Catalog())
+	select {
+	case got := <-watch:
+		if took := time.Since(added); took != listChangedDebounce {
+			t.Errorf("the new catalog came %v after the tools were added, want %v (one debounce)", took, listChangedDebounce)
 		}
+		ss := mustServer(t, got, "demo", StateReady)
+		if len(ss.Tools) != len(before.Tools)+2 {
+			t.Fatalf("tools: got %v, want both added tools in the first new catalog", toolNames(ss))
+		}
+		if got.Version <= c.Version {
+			t.Errorf("version: got %d, want more than %d", got.Version, c.Version)
+		}
+		if names := strings.Join(toolNames(ss), ","); !strings.Contains(names, "added2") {
+			t.Errorf("tools: got %s, want added2 among them", names)
+		}
+	case <-timeout:
+		t.Fatalf("no catalog with the added tools after 10s; last: %+v", s.Catalog())
+	}
+	time.Sleep(time.Second)
+	synctest.Wait()
+	if len(watch) > 0 {
+		got := <-watch
+		t.Errorf("another catalog (version %d) followed the one with the added tools: want the burst coalesced", got.Version)
+	}
+}
+
+// TestListChangedStorm runs on virtual time: a burst of 5000
+// tools/list_changed notifications is listed once, one debounce after it
+// began, and leaves the catalog's version alone when the tools are the same.
+func TestListChangedStorm(t *testing.T) {
+	noLeaks(t)
+	synctest.Test(t, testListChangedStorm)
+}
+
+func testListChangedStorm(t *testing.T) {
+	const burst = 5000
+	var sent atomic.Int64
+	storm := func() *server.MCPServer {
+		srv := demoServer(0)
+		srv.AddTool(mcp.NewTool("storm"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// The in-process session holds 100 notifications: when it is
+			// full, let the client drain it (a nanosecond of virtual time).
+			for end := time.Now().Add(time.Millisecond); sent.Load() < burst && time.Now().Before(end); {
+				if srv.SendNotificationToClient(ctx, notifyToolsListChanged, nil) != nil {
+					time.Sleep(time.Nanosecond)
+					continue
+				}
+				sent.Add(1)
+			}
+			return mcp.NewToolResultText(fmt.Sprint(sent.Load())), nil
+		})
+		return srv
+	}
+	s, h := startSupervisor(t, Options{Builtins: map[string]func() *server.MCPServer{"storm": storm}}, builtin("storm"))
+	settle(t, s)
+	before := s.Catalog().Version
+	res, err := s.CallTool(context.Background(), "storm", "storm", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	synctest.Wait()
+	if n := sent.Load(); n != burst {
+		t.Fatalf("notifications sent: got %d, want %d; the answer: %s", n, burst, res)
+	}
+	const same = "tools/list_changed, but the tools are the same"
+	if n := countRecords(h, same); n != 0 {
+		t.Errorf("re-listings before the debounce ended: got %d, want 0", n)
+	}
+	time.Sleep(listChangedDebounce)
+	synctest.Wait()
+	if n := countRecords(h, same); n != 1 {
+		t.Errorf("re-listings one debounce after the burst: got %d, want 1", n)
+	}
+	time.Sleep(time.Second)
+	synctest.Wait()
+	if n := countRecords(h, same); n != 1 {
+		t.Errorf("re-listings a second after the burst: got %d, want 1 (the burst coalesced)", n)
+	}
+	if v := s.Catalog().Version; v != before {
+		t.Errorf("catalog version: got %d, want %d (the tools did not change)", v, before)
 	}
 }
 
@@ -487,8 +567,14 @@ func TestRawSchemaPreserved(t *testing.T) {
 	}
 }
 
+// TestWatchAndSettle runs on virtual time: Settle while a server connects
+// ends exactly at its deadline.
 func TestWatchAndSettle(t *testing.T) {
 	noLeaks(t)
+	synctest.Test(t, testWatchAndSettle)
+}
+
+func testWatchAndSettle(t *testing.T) {
 	release := make(chan struct{})
 	s, _ := startSupervisor(t, Options{Builtins: map[string]func() *server.MCPServer{
 		"gated": func() *server.MCPServer {
@@ -500,8 +586,12 @@ func TestWatchAndSettle(t *testing.T) {
 	first := <-watch
 	mustServer(t, first, "gated", StateConnecting)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	began := time.Now()
 	if err := s.Settle(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Settle while connecting: got %v, want context.DeadlineExceeded", err)
+	}
+	if took := time.Since(began); took != 50*time.Millisecond {
+		t.Errorf("Settle while connecting returned after %v, want 50ms (its deadline)", took)
 	}
 	cancel()
 	close(release)
@@ -530,16 +620,29 @@ func TestWatchAndSettle(t *testing.T) {
 }
 
 // Close right after Start, while servers are still starting, must not panic
-// or leak.
+// or leak: no goroutine, descriptor or process is left.
 func TestCloseRightAfterStart(t *testing.T) {
-	cfg := &Config{Servers: []ServerConfig{
-		{Name: "a", Key: "a", Transport: "stdio", Command: "sleep", Args: []string{"10"}},
+	noLeaks(t)
+	// cat ends at stdin's EOF, as a well-behaved server does; sleep
+	// ignores it and is ended by SIGTERM after stopStdinGrace, so it
+	// closes a few times only.
+	const marker = "mcpfs-close-right-after-start"
+	servers := []ServerConfig{
+		{Name: "a", Key: "a", Transport: "stdio", Command: "cat", Args: []string{"-", "/dev/null/" + marker}},
 		{Name: "b", Key: "b", Transport: "stdio", Command: "nosuch-command-for-test"},
-	}}
-	for range 20 {
+	}
+	sleeper := ServerConfig{Name: "c", Key: "c", Transport: "stdio", Command: "sh", Args: []string{"-c", "sleep 10; :", marker}}
+	for i := range 20 {
+		cfg := &Config{Servers: servers}
+		if i < 3 {
+			cfg.Servers = append(slices.Clone(servers), sleeper)
+		}
 		sup := Start(context.Background(), cfg, Options{})
 		if err := sup.Close(); err != nil {
 			t.Fatalf("Close: %v", err)
+		}
+		if n := childProcs(marker); n != 0 {
+			t.Fatalf("round %d: %d server processes outlived Close", i, n)
 		}
 	}
 }

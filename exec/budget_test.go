@@ -2,11 +2,17 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
-func TestBudget(t *testing.T) {
+// TestBudget runs on virtual time: a wait for room lasts exactly until the
+// caller's deadline or until room is freed.
+func TestBudget(t *testing.T) { synctest.Test(t, testBudget) }
+
+func testBudget(t *testing.T) {
 	b := newBudget(100)
 	ctx := context.Background()
 	if err := b.acquire(ctx, 500); err != nil { // the first frame always fits
@@ -14,15 +20,30 @@ func TestBudget(t *testing.T) {
 	}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if err := b.acquire(short, 1); err == nil {
-		t.Fatal("acquire over the limit did not wait")
+	began := time.Now()
+	if err := b.acquire(short, 1); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("acquire over the limit: got %v, want context.DeadlineExceeded", err)
+	}
+	if waited := time.Since(began); waited != 20*time.Millisecond {
+		t.Errorf("acquire over the limit waited %v, want 20ms (its deadline)", waited)
 	}
 	got := make(chan error, 1)
 	go func() { got <- b.acquire(ctx, 60) }()
-	time.Sleep(10 * time.Millisecond)
+	synctest.Wait() // the acquire is blocked, waiting for room
+	select {
+	case err := <-got:
+		t.Fatalf("acquire over the limit returned %v before any room was freed", err)
+	default:
+	}
 	b.release(500)
-	if err := <-got; err != nil {
-		t.Fatalf("acquire after release: %v", err)
+	synctest.Wait()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatalf("acquire after release: %v", err)
+		}
+	default:
+		t.Fatal("acquire still waits after the room was freed")
 	}
 	// A server's share is a quarter of the budget, but always one call.
 	if !b.admit("a", 60) {
@@ -40,7 +61,11 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func TestSlots(t *testing.T) {
+// TestSlots runs on virtual time: a call waits for its server's slot until
+// its deadline, exactly.
+func TestSlots(t *testing.T) { synctest.Test(t, testSlots) }
+
+func testSlots(t *testing.T) {
 	s := newSlots(1)
 	ctx := context.Background()
 	put, err := s.take(ctx, "hung")
@@ -55,8 +80,12 @@ func TestSlots(t *testing.T) {
 	other()
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if _, err := s.take(short, "hung"); err == nil {
-		t.Fatal("a second call took the hung server's only slot")
+	began := time.Now()
+	if _, err := s.take(short, "hung"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a second call on the hung server's only slot: got %v, want context.DeadlineExceeded", err)
+	}
+	if waited := time.Since(began); waited != 20*time.Millisecond {
+		t.Errorf("the second call waited %v for the slot, want 20ms (its deadline)", waited)
 	}
 	put()
 	if len(s.m) != 0 {

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -40,10 +41,11 @@ func TestNoLeaks(t *testing.T) {
 			t.Fatalf("run %d: %v", i, err)
 		}
 	}
-	// One run that times out is enough: it takes the full timeout.
-	_, err := r.Run(context.Background(), e.request(t, "package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(time.Hour) }\n"))
-	if err == nil {
-		t.Fatal("sleeping snippet did not time out")
+	// One run that times out is enough: it takes the full timeout, its own.
+	sleeper := e.request(t, "package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(time.Hour) }\n")
+	sleeper.Timeout = 300 * time.Millisecond
+	if _, err := r.Run(context.Background(), sleeper); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("sleeping snippet: got %v, want it to time out", err)
 	}
 	r.Close()
 	g, fd := settle(t, baseG, baseFD)

@@ -223,13 +223,14 @@ func TestRunErrors(t *testing.T) {
 		body    string
 		imports string
 		want    error
-		wantMsg string // in the error
-		wantOut string // in stdout
+		wantMsg string        // in the error
+		wantOut string        // in stdout
+		timeout time.Duration // the run's own; zero: the Runner's 3 s
 	}{
 		{name: "panic in main", body: `fmt.Println("before"); var m map[string]int; m["x"] = 1`, want: ErrPanic, wantMsg: "nil map", wantOut: "before"},
 		{name: "panicking goroutine", body: `done := make(chan bool); go func() { panic("boom in goroutine") }(); <-done`, want: ErrPanic, wantMsg: "boom in goroutine"},
-		{name: "infinite loop", body: `fmt.Println("spinning"); for {}`, want: ErrTimeout, wantMsg: "stopped after 3s", wantOut: "spinning"},
-		{name: "blocked forever", body: `select {}`, want: ErrTimeout},
+		{name: "infinite loop", body: `fmt.Println("spinning"); for {}`, want: ErrTimeout, wantMsg: "stopped after 1s", wantOut: "spinning", timeout: time.Second},
+		{name: "blocked forever", body: `select {}`, want: ErrTimeout, wantMsg: "stopped after 1s", timeout: time.Second},
 		{name: "deep recursion", body: `var f func(int) int; f = func(n int) int { return f(n+1) + 1 }; fmt.Println(f(0))`, want: ErrStackOverflow},
 		{name: "memory bomb", body: `fmt.Println("allocating"); var keep []string; for { keep = append(keep, strings.Repeat("x", 16<<20)) }`, imports: `"strings"`, want: ErrOutOfMemory},
 		{name: "output flood", body: `line := strings.Repeat("x", 1023); for i := 0; i < 4096; i++ { fmt.Println(line) }`, imports: `"strings"`, wantOut: "[mcpfs: stdout truncated: 65536 of 4194304 bytes shown; the full output is in "},
@@ -241,7 +242,9 @@ func TestRunErrors(t *testing.T) {
 				imports += "\n\t" + tt.imports
 			}
 			src := "package main\n\nimport (\n\t" + imports + "\n)\n\nvar _ = fmt.Sprint\n\nfunc main() {\n\t" + tt.body + "\n}\n"
-			res, err := r.Run(context.Background(), e.request(t, strings.Replace(src, `"fmt"`, `"fmt"`, 1)))
+			req := e.request(t, src)
+			req.Timeout = tt.timeout
+			res, err := r.Run(context.Background(), req)
 			if res == nil {
 				t.Fatalf("no result: %v", err)
 			}

@@ -80,7 +80,7 @@ func TestMountRun(t *testing.T) {
 	}
 
 	// A running job's output shows as it is printed: the first line is
-	// read while the job still sleeps.
+	// read while the job still waits for another job to let it go on.
 	t.Run("streams", func(t *testing.T) {
 		write := osexec.Command("/bin/sh", "-c", `cat > "$0"`, filepath.Join(dir, "run", "live.go"))
 		write.Stdin = strings.NewReader(streamSnippet)
@@ -104,6 +104,15 @@ func TestMountRun(t *testing.T) {
 		if err != nil || !strings.HasPrefix(string(status), "running ") {
 			t.Errorf("run/live.status when the first line was read: %q, %v; want running", status, err)
 		}
+		// Another job lets it go on.
+		release := osexec.Command("/bin/sh", "-c", `cat > "$0"`, filepath.Join(dir, "run", "release.go"))
+		release.Stdin = strings.NewReader(releaseSnippet)
+		if out, err := release.CombinedOutput(); err != nil {
+			t.Fatalf("write run/release.go: %v: %s\nstderr:\n%s", err, out, stderr.String())
+		}
+		if out, err := osexec.Command("cat", filepath.Join(dir, "run", "release.out")).Output(); err != nil || string(out) != "<nil>\nexit status 0\n" {
+			t.Fatalf("run/release.out: %q, %v; want <nil> and exit status 0\nstderr:\n%s", out, err, stderr.String())
+		}
 		rest, err := io.ReadAll(r)
 		if err != nil {
 			t.Fatal(err)
@@ -119,18 +128,41 @@ func TestMountRun(t *testing.T) {
 	m.stop()
 }
 
-// streamSnippet prints a line, sleeps, and prints another.
+// streamSnippet prints a line, waits until the document "go-on" exists in
+// docstore (releaseSnippet writes it), and prints another.
 const streamSnippet = `package main
 
 import (
 	"fmt"
 	"time"
+
+	"mcpfs/servers/docstore"
 )
 
 func main() {
 	fmt.Println("first")
-	time.Sleep(4 * time.Second)
-	fmt.Println("second")
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := docstore.ReadDocument(docstore.ReadDocumentArgs{Id: "go-on"}); err == nil {
+			fmt.Println("second")
+			return
+		}
+	}
+	fmt.Println("not released within 20s")
+}
+`
+
+// releaseSnippet lets streamSnippet go on.
+const releaseSnippet = `package main
+
+import (
+	"fmt"
+
+	"mcpfs/servers/docstore"
+)
+
+func main() {
+	_, err := docstore.WriteDocument(docstore.WriteDocumentArgs{Id: "go-on", Title: "go on", Text: "go on"})
+	fmt.Println(err)
 }
 `
 

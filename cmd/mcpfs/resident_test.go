@@ -317,32 +317,46 @@ func TestResidentKilled(t *testing.T) {
 func TestResidentInterrupted(t *testing.T) {
 	r := newResidentEnv(t, "")
 	c := r.cmd("run", "-")
-	c.Stdin = strings.NewReader("package main\n\nfunc main() {\n\tfor {\n\t}\n}\n")
+	c.Stdin = strings.NewReader("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"looping\")\n\tfor {\n\t}\n}\n")
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if st := r.status(); st != nil && st.Commands == 1 {
-			break
+	// The snippet prints once it runs, then loops.
+	line, eof := make(chan string, 1), make(chan struct{})
+	go func() {
+		defer close(eof)
+		br := bufio.NewReader(stdout)
+		l, _ := br.ReadString('\n')
+		line <- l
+		io.Copy(io.Discard, br)
+	}()
+	select {
+	case l := <-line:
+		if l != "looping\n" {
+			t.Fatalf("the run's first line: %q, want \"looping\"; stderr:\n%s", l, stderr.String())
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the run never started on the engine")
-		}
-		time.Sleep(20 * time.Millisecond)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run never started on the engine")
 	}
-	time.Sleep(200 * time.Millisecond) // into the loop
+	if st := r.status(); st == nil || st.Commands != 1 {
+		t.Fatalf("engine status while the run loops: %+v, want 1 command", st)
+	}
 	c.Process.Signal(os.Interrupt)
-	err := c.Wait()
+	<-eof // Wait closes the pipe: read it to its end first
+	err = c.Wait()
 	if err == nil {
 		t.Fatalf("an interrupted run exited 0: %s", stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "interrupted") && !strings.Contains(stderr.String(), "cancel") {
 		t.Errorf("stderr does not say the run was interrupted:\n%s", stderr.String())
 	}
-	deadline = time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for r.status().Commands != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the engine still runs the interrupted command")

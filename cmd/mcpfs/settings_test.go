@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,11 +151,19 @@ func TestEngineAppliesSettings(t *testing.T) {
 		err error
 	}
 	slow := make(chan outcome, 1)
+	started := &firstWrite{c: make(chan struct{})}
 	go func() {
-		res, err := e.Run(ctx, "slow.go", []byte("package main\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nfunc main() {\n\ttime.Sleep(2 * time.Second)\n\tfmt.Println(\"slept\")\n}\n"), 0)
+		res, err := e.RunWith(ctx, "slow.go", []byte("package main\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nfunc main() {\n\tfmt.Println(\"started\")\n\ttime.Sleep(2 * time.Second)\n\tfmt.Println(\"slept\")\n}\n"), engine.RunOptions{Stdout: started})
 		slow <- outcome{res, err}
 	}()
-	time.Sleep(200 * time.Millisecond) // let it start on the current runner
+	// It runs on the current runner once it prints.
+	select {
+	case <-started.c:
+	case got := <-slow:
+		t.Fatalf("the slow run ended before it printed: %v, %v", got.res, got.err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the slow run printed nothing within 30s")
+	}
 
 	write(`{"mcpServers": {}, "mcpfs": {"imports": {"deny": ["net/url"]}, "limits": {"timeout": "45s"}}}`)
 	waitFor(t, "the new settings", func() bool { return e.Settings().Options.Timeout == 45*time.Second })
@@ -164,7 +173,7 @@ func TestEngineAppliesSettings(t *testing.T) {
 		t.Fatalf("after denying net/url: got %v, want a check error naming %s", err, check.ConfigDenyKey)
 	}
 	got := <-slow
-	if got.err != nil || strings.TrimSpace(string(got.res.Stdout)) != "slept" {
+	if got.err != nil || string(got.res.Stdout) != "started\nslept\n" {
 		t.Fatalf("the run in progress: got %v, %v; want it to finish", got.res, got.err)
 	}
 
@@ -174,6 +183,17 @@ func TestEngineAppliesSettings(t *testing.T) {
 	if e.Settings().Options.Timeout != 45*time.Second {
 		t.Errorf("after a refused edit: timeout %v, want the last good 45s", e.Settings().Options.Timeout)
 	}
+}
+
+// firstWrite closes c at its first write.
+type firstWrite struct {
+	once sync.Once
+	c    chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.c) })
+	return len(p), nil
 }
 
 // waitFor polls ok until it holds, failing after a generous deadline.

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpfs/mcpfs/cmd/internal/audit"
@@ -121,8 +122,12 @@ func (e *testEngine) run(ctx context.Context, filename string, src []byte, stdou
 		return nil, err
 	}
 	if strings.Contains(string(src), "flood") {
-		for i := 0; i < 10000; i++ {
-			io.WriteString(stdout, "x")
+		// 10000 bytes in 1000 writes, one a millisecond.
+		for i := range 1000 {
+			if i > 0 {
+				time.Sleep(time.Millisecond)
+			}
+			io.WriteString(stdout, strings.Repeat("x", 10))
 		}
 		return &exec.Result{Stdout: []byte(strings.Repeat("x", 10000))}, nil
 	}
@@ -401,17 +406,32 @@ func TestRunStreams(t *testing.T) {
 	}
 }
 
-// TestOutputBatches: a snippet that prints in a loop makes a few output
-// events, not one per write, and none of its output is lost.
-func TestOutputBatches(t *testing.T) {
-	s, hs, _ := newTestServer(t)
+// TestOutputBatches runs on virtual time: a snippet that prints 1000
+// times in a second makes one output event per outputDelay, not one per
+// write, and none of its output is lost.
+func TestOutputBatches(t *testing.T) { synctest.Test(t, testOutputBatches) }
+
+func testOutputBatches(t *testing.T) {
+	eng := newTestEngine(t)
+	s, err := New(eng, Options{Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
 	ch, _ := s.events.subscribe()
 	defer s.events.unsubscribe(ch)
 	src := "package main\n\nfunc main() { /* flood */ }\n"
-	if r := do(t, hs, "POST", "/api/run", mustJSON(map[string]string{"source": src}), nil); r.StatusCode != http.StatusAccepted {
-		t.Fatalf("run: %d", r.StatusCode)
+	// In process: the bubble holds no sockets.
+	req := httptest.NewRequest("POST", "http://127.0.0.1/api/run", strings.NewReader(mustJSON(map[string]string{"source": src})))
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusAccepted {
+		t.Fatalf("run: %d %s", rec.Code, rec.Body)
 	}
-	var events int
+	began := time.Now()
+	var at []time.Time // when each output event came
 	var got strings.Builder
 	timeout := time.After(10 * time.Second)
 	for done := false; !done; {
@@ -425,7 +445,7 @@ func TestOutputBatches(t *testing.T) {
 				var o struct{ Text string }
 				json.Unmarshal(ev.data, &o)
 				got.WriteString(o.Text)
-				events++
+				at = append(at, time.Now())
 			case "run":
 				var r run
 				json.Unmarshal(ev.data, &r)
@@ -435,9 +455,19 @@ func TestOutputBatches(t *testing.T) {
 			t.Fatal("the run did not end")
 		}
 	}
-	if got.Len() != 10000 || events > 50 {
-		t.Errorf("%d output events carried %d bytes, want 10000 bytes in a few events", events, got.Len())
+	took := time.Since(began)
+	// One event per outputDelay while the snippet prints, and the rest when
+	// it ends (sooner).
+	for i := 1; i < len(at)-1; i++ {
+		if d := at[i].Sub(at[i-1]); d < outputDelay {
+			t.Errorf("output event %d came %v after the one before, want at least %v (outputDelay)", i, d, outputDelay)
+		}
 	}
+	want := int(took/outputDelay) + 1
+	if got.Len() != 10000 || len(at) < want-1 || len(at) > want+1 {
+		t.Errorf("%d output events in %v carried %d bytes, want 10000 bytes in about %d events (one per %v)", len(at), took, got.Len(), want, outputDelay)
+	}
+	t.Logf("%d output events in %v", len(at), took)
 }
 
 // TestAuditTail shows the tail of the audit log at first, then pushes the
@@ -478,6 +508,12 @@ func TestAuditTail(t *testing.T) {
 		return strings.Join(names, " ")
 	}
 	waitFor("the first record", func() bool { return tools() == "first" })
+	// A second reader of the log, which looks at it for certain between
+	// the two halves of a record (the page looks every auditPoll).
+	probe := &auditTail{path: eng.auditFile}
+	if got := probe.readNew(); len(got) != 1 || got[0].Tool != "first" {
+		t.Fatalf("first look at the log: got %+v, want the first record", got)
+	}
 
 	f, err := os.OpenFile(eng.auditFile, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -485,12 +521,17 @@ func TestAuditTail(t *testing.T) {
 	}
 	second := line("second")
 	f.WriteString(second[:10]) // half a line: not a record yet
-	time.Sleep(50 * time.Millisecond)
+	if got := probe.readNew(); len(got) != 0 {
+		t.Errorf("after half a line a look at the log got %+v, want no record", got)
+	}
 	if got := tools(); got != "first" {
 		t.Errorf("after half a line the page has %q, want first only", got)
 	}
 	f.WriteString(second[10:])
 	f.Close()
+	if got := probe.readNew(); len(got) != 1 || got[0].Tool != "second" {
+		t.Errorf("after the whole line a look at the log got %+v, want the second record", got)
+	}
 	waitFor("the second record", func() bool { return tools() == "first second" })
 	select {
 	case ev := <-ch:
