@@ -171,8 +171,8 @@ func (u uiEngine) Check(filename string, src []byte) error {
 	return err
 }
 
-func (u uiEngine) Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, call func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
-	return u.e.RunWith(ctx, filename, src, engine.RunOptions{Face: "ui", Stdout: stdout, Stderr: stderr, WrapCall: call})
+func (u uiEngine) Run(ctx context.Context, filename, tag string, src []byte, stdout, stderr io.Writer, call func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
+	return u.e.RunWith(ctx, filename, src, engine.RunOptions{Face: "ui", Tag: tag, Stdout: stdout, Stderr: stderr, WrapCall: call})
 }
 
 func (u uiEngine) Runs(f func(runlog.Event)) ([]runlog.Run, func()) { return u.e.Runs().Follow(f) }

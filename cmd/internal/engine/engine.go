@@ -556,6 +556,7 @@ type RunOptions struct {
 	Strict   bool            // refuse unless every sandbox layer is in force
 	Progress func(exec.Call) // called after each tool call ends; may be nil
 	Face     string          // where the run comes from, for the audit log; "" is the CLI
+	Tag      string          // who started it within its face, kept in the run history (a page's own runs)
 	// WrapCall, when set, wraps the function tool calls go through.
 	WrapCall func(exec.CallFunc) exec.CallFunc
 	// Stdout and Stderr, when set, receive the output as it comes (see
@@ -579,7 +580,7 @@ func (e *Engine) RunWithProgress(ctx context.Context, filename string, src []byt
 // RunWith is Run with per-run options. The run, its calls and its end go
 // to the engine's run history (Runs).
 func (e *Engine) RunWith(ctx context.Context, filename string, src []byte, ro RunOptions) (*exec.Result, error) {
-	rec := e.runs.Start(cmp.Or(ro.Face, FaceCLI), filename, src)
+	rec := e.runs.Start(cmp.Or(ro.Face, FaceCLI), ro.Tag, filename, src)
 	wrap := ro.WrapCall
 	ro.WrapCall = func(next exec.CallFunc) exec.CallFunc {
 		if wrap != nil {

@@ -42,8 +42,11 @@ type Call struct {
 
 // Run is one run, as far as it has got.
 type Run struct {
-	ID       uint64    `json:"id"`
-	Face     string    `json:"face"` // cli, serve, mount, ui
+	ID   uint64 `json:"id"`
+	Face string `json:"face"` // cli, serve, mount, ui
+	// Tag says who started the run within its face (a page's own
+	// runs carry the page's tag); "" for most.
+	Tag      string    `json:"tag,omitempty"`
 	Filename string    `json:"filename"`
 	Source   string    `json:"source"` // cut at MaxSource
 	Started  time.Time `json:"started"`
@@ -112,13 +115,13 @@ type Entry struct {
 }
 
 // Start records the start of a run from face.
-func (l *Log) Start(face, filename string, src []byte) *Entry {
+func (l *Log) Start(face, tag, filename string, src []byte) *Entry {
 	if len(src) > MaxSource {
 		src = src[:MaxSource]
 	}
 	l.mu.Lock()
 	l.next++
-	r := &Run{ID: l.next, Face: face, Filename: filename, Source: string(src), Started: time.Now(), State: "running", Calls: []Call{}}
+	r := &Run{ID: l.next, Face: face, Tag: tag, Filename: filename, Source: string(src), Started: time.Now(), State: "running", Calls: []Call{}}
 	l.runs = append(l.runs, r)
 	if len(l.runs) > MaxRuns {
 		l.runs = append(l.runs[:0:0], l.runs[len(l.runs)-MaxRuns:]...)

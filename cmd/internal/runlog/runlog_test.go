@@ -13,7 +13,7 @@ import (
 
 func TestLog(t *testing.T) {
 	var l Log
-	first := l.Start("serve", "a.go", []byte("package main"))
+	first := l.Start("serve", "", "a.go", []byte("package main"))
 	first.End(&exec.Result{Stdout: []byte("hi\n")}, nil)
 
 	var events []Event
@@ -21,7 +21,7 @@ func TestLog(t *testing.T) {
 	if len(past) != 1 || past[0].Face != "serve" || past[0].State != "ok" || past[0].Stdout != "hi\n" {
 		t.Fatalf("past: %+v, want the first run, ok", past)
 	}
-	e := l.Start("cli", "b.go", []byte(strings.Repeat("x", MaxSource+10)))
+	e := l.Start("cli", "", "b.go", []byte(strings.Repeat("x", MaxSource+10)))
 	call := e.Wrap(func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{"content":[]}`), nil
 	})
@@ -48,7 +48,7 @@ func TestLog(t *testing.T) {
 	}
 	stop()
 	n := len(events)
-	r := l.Start("mount", "c.go", nil)
+	r := l.Start("mount", "", "c.go", nil)
 	r.End(nil, check.ErrorList{&check.Error{Msg: "undefined: x"}})
 	if len(events) != n {
 		t.Errorf("events after stop: %d, want none", len(events)-n)
@@ -59,7 +59,7 @@ func TestLog(t *testing.T) {
 		t.Errorf("a run that did not pass the check: %+v, want refused", got)
 	}
 	for i := 0; i < MaxRuns+5; i++ {
-		l.Start("cli", "d.go", nil).End(&exec.Result{}, nil)
+		l.Start("cli", "", "d.go", nil).End(&exec.Result{}, nil)
 	}
 	if past, _ := l.Follow(func(Event) {}); len(past) != MaxRuns {
 		t.Errorf("kept %d runs, want %d", len(past), MaxRuns)

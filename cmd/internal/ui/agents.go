@@ -17,7 +17,7 @@ func (s *Server) followRuns() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, er := range past {
-		if er.Face == pageFace || s.byEngine[er.ID] != nil {
+		if s.own(er) || s.byEngine[er.ID] != nil {
 			continue
 		}
 		rn := s.engineRun(er)
@@ -27,8 +27,12 @@ func (s *Server) followRuns() {
 	}
 }
 
-// pageFace is the face the page's own runs have in the engine's history.
+// pageFace is the face the page's runs have in the engine's history.
 const pageFace = "ui"
+
+// own says whether the page made er (another page's runs are shown like
+// an agent's).
+func (s *Server) own(er runlog.Run) bool { return er.Face == pageFace && er.Tag == s.tag }
 
 // engineRun adds a run of the engine to the history (s.mu held).
 func (s *Server) engineRun(er runlog.Run) *run {
@@ -58,7 +62,7 @@ func (s *Server) ended(rn *run, er runlog.Run) {
 // engineEvent records one change of a run of the engine. It runs on the
 // run's goroutine: it only takes the lock, queues counting and publishes.
 func (s *Server) engineEvent(ev runlog.Event) {
-	if ev.Run.Face == pageFace || s.ctx.Err() != nil {
+	if s.own(ev.Run) || s.ctx.Err() != nil {
 		return // the page's own, or the page is closing
 	}
 	s.mu.Lock()

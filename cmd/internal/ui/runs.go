@@ -197,7 +197,7 @@ func (s *Server) execute(ctx context.Context, rn *run) {
 			return out, err
 		}
 	}
-	res, err := s.eng.Run(ctx, snippetFile, []byte(rn.Source), stdout, stderr, wrap)
+	res, err := s.eng.Run(ctx, snippetFile, s.tag, []byte(rn.Source), stdout, stderr, wrap)
 	stdout.flush()
 	stderr.flush()
 	var printed string

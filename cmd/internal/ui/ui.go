@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
@@ -45,8 +46,9 @@ type Engine interface {
 	// Run checks and runs a snippet. Its output goes to stdout and
 	// stderr as it is written; call, when set, wraps the function its
 	// tool calls go through. A snippet that does not pass the check
-	// returns a check.ErrorList and a nil Result.
-	Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, call func(exec.CallFunc) exec.CallFunc) (*exec.Result, error)
+	// returns a check.ErrorList and a nil Result. tag is kept with the
+	// run in the engine's history, so the page knows its own runs there.
+	Run(ctx context.Context, filename, tag string, src []byte, stdout, stderr io.Writer, call func(exec.CallFunc) exec.CallFunc) (*exec.Result, error)
 	// Skills returns the skill store, nil when there is none.
 	Skills() *skills.Store
 	// AuditFile is the current file of the audit log of tool calls, ""
@@ -57,7 +59,8 @@ type Engine interface {
 	// prints it.
 	PinDiff(server string) (changes int, text string)
 	// Runs follows the engine's history of runs, of every face (the
-	// page's own runs, made through Run, are there too, as face "ui"):
+	// page's own runs, made through Run, are there too, as face "ui"
+	// with the page's tag; another page's have another tag):
 	// it returns the runs kept so far and calls f with each change from
 	// then on, until stop is called. f must not block.
 	Runs(f func(runlog.Event)) (past []runlog.Run, stop func())
@@ -107,9 +110,12 @@ type Server struct {
 	// queued is how many bytes of results wait in countQ to be counted.
 	queued int
 	countQ chan countJob
-	// byEngine are the runs of other faces, by the engine's run id.
+	// byEngine are the runs of other faces (and other pages), by the
+	// engine's run id.
 	byEngine map[uint64]*run
 	stopRuns func()
+	// tag marks this page's runs in the engine's history.
+	tag string
 }
 
 // New returns the page's server over eng. It follows the engine until
@@ -129,7 +135,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{eng: eng, opts: opts, log: log, events: newBroker(), index: index, countQ: make(chan countJob, 1024), byEngine: map[uint64]*run{}}
+	s := &Server{eng: eng, opts: opts, log: log, events: newBroker(), index: index, countQ: make(chan countJob, 1024), byEngine: map[uint64]*run{}, tag: rand.Text()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
 	go func() {

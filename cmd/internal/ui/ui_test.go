@@ -100,13 +100,13 @@ const testResult = `{"content":[{"type":"text","text":"three notes: alpha (2024-
 func (e *testEngine) Runs(f func(runlog.Event)) ([]runlog.Run, func()) { return e.runs.Follow(f) }
 
 // Run records the run in the engine's history, as the real engine does.
-func (e *testEngine) Run(ctx context.Context, filename string, src []byte, stdout, stderr io.Writer, wrap func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
-	return e.agentRun(ctx, "ui", filename, src, stdout, stderr, wrap)
+func (e *testEngine) Run(ctx context.Context, filename, tag string, src []byte, stdout, stderr io.Writer, wrap func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
+	return e.agentRun(ctx, "ui", tag, filename, src, stdout, stderr, wrap)
 }
 
 // agentRun is a run from face, with the engine's history recording it.
-func (e *testEngine) agentRun(ctx context.Context, face, filename string, src []byte, stdout, stderr io.Writer, wrap func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
-	rec := e.runs.Start(face, filename, src)
+func (e *testEngine) agentRun(ctx context.Context, face, tag, filename string, src []byte, stdout, stderr io.Writer, wrap func(exec.CallFunc) exec.CallFunc) (*exec.Result, error) {
+	rec := e.runs.Start(face, tag, filename, src)
 	res, err := e.run(ctx, filename, src, stdout, stderr, func(next exec.CallFunc) exec.CallFunc {
 		if wrap != nil {
 			next = wrap(next)
@@ -685,7 +685,7 @@ func TestAgentRuns(t *testing.T) {
 	eng := newTestEngine(t)
 	src := "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(1) }\n"
 	ctx := context.Background()
-	if _, err := eng.agentRun(ctx, "serve", "snippet.go", []byte(src), io.Discard, io.Discard, nil); err != nil {
+	if _, err := eng.agentRun(ctx, "serve", "", "snippet.go", []byte(src), io.Discard, io.Discard, nil); err != nil {
 		t.Fatal(err)
 	}
 	s, err := New(eng, Options{Token: testToken})
@@ -696,7 +696,7 @@ func TestAgentRuns(t *testing.T) {
 	defer hs.Close()
 	defer s.Close()
 	ch, _ := s.events.subscribe()
-	res, err := eng.agentRun(ctx, "cli", "count.go", []byte(src), io.Discard, io.Discard, nil)
+	res, err := eng.agentRun(ctx, "cli", "", "count.go", []byte(src), io.Discard, io.Discard, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -749,7 +749,7 @@ func TestAgentRuns(t *testing.T) {
 	}
 	waitState(started.ID, func(r run) bool { return r.State == "ok" })
 	actx, cancel := context.WithCancel(ctx)
-	go eng.agentRun(actx, "serve", "wait.go", []byte("package main\n\nfunc main() { /* forever */ }\n"), io.Discard, io.Discard, nil)
+	go eng.agentRun(actx, "serve", "", "wait.go", []byte("package main\n\nfunc main() { /* forever */ }\n"), io.Discard, io.Discard, nil)
 	agent := started.ID + 1
 	waitState(agent, func(r run) bool { return r.Face == "serve" && r.State == "running" })
 	if resp := do(t, hs, "POST", "/api/runs/"+strconv.Itoa(agent)+"/stop", "{}", nil); resp.StatusCode != http.StatusConflict {
@@ -760,5 +760,44 @@ func TestAgentRuns(t *testing.T) {
 	json.NewDecoder(do(t, hs, "GET", "/api/state", "", nil).Body).Decode(&st)
 	if len(st.Runs) != 4 {
 		t.Errorf("history: %d runs, want 4 (the page's run once)", len(st.Runs))
+	}
+}
+
+// TestTwoPages: a run started on one page is in the other page's history
+// (marked as another page's), and only once in its own.
+func TestTwoPages(t *testing.T) {
+	eng := newTestEngine(t)
+	var pages [2]*Server
+	var servers [2]*httptest.Server
+	for i := range pages {
+		s, err := New(eng, Options{Token: testToken})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(s)
+		defer hs.Close()
+		defer s.Close()
+		pages[i], servers[i] = s, hs
+	}
+	src := "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(1) }\n"
+	if r := do(t, servers[0], "POST", "/api/run", mustJSON(map[string]string{"source": src}), nil); r.StatusCode != http.StatusAccepted {
+		t.Fatalf("run on the first page: %d, want 202", r.StatusCode)
+	}
+	history := func(i int) []runSummary {
+		var st struct{ Runs []runSummary }
+		json.NewDecoder(do(t, servers[i], "GET", "/api/state", "", nil).Body).Decode(&st)
+		return st.Runs
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		own, other := history(0), history(1)
+		if len(own) == 1 && len(other) == 1 && own[0].State == "ok" && other[0].State == "ok" {
+			if own[0].Face != "" || other[0].Face != pageFace {
+				t.Errorf("faces: own page %q, other page %q; want \"\" and %q", own[0].Face, other[0].Face, pageFace)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("histories: first page %+v, second page %+v; want the run once in each", own, other)
+		}
 	}
 }

@@ -21,7 +21,7 @@ function tokensLine(t) {
   return a + tokenCount(kept) + " kept out of the model's context (calls returned " + a + tokenCount(t.results) + ", the snippet printed " + a + tokenCount(t.printed) + ")";
 }
 // FACES says where a run the page did not start came from.
-const FACES = { serve: "agent (serve)", cli: "mcpfs run", mount: "mount run/" };
+const FACES = { serve: "agent (serve)", cli: "mcpfs run", mount: "mount run/", ui: "another page" };
 
 async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
