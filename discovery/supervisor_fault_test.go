@@ -514,3 +514,48 @@ func TestKill9LeavesNoProcesses(t *testing.T) {
 	waitGone(t, server)
 	waitGone(t, child)
 }
+
+// TestHoldCached checks that with Options.HoldCached a server with a cached
+// listing waits to start while one without starts at once; that a call to a
+// held server starts it at once; and that StartHeld (here through Settle)
+// starts the rest.
+func TestHoldCached(t *testing.T) {
+	noLeaks(t)
+	mc := newMemCache()
+	cached := []ServerConfig{faultServer("a", ""), faultServer("b", "")}
+	for i := range cached {
+		cached[i].Env["MCPFS_TEST_"+cached[i].Name] = "1" // distinct keys
+	}
+	for _, sc := range cached {
+		mc.tools[ServerKey(sc)] = CachedTools{Tools: []Tool{{Name: "old", Raw: json.RawMessage(`{"name":"old"}`)}}}
+	}
+	opts := fastRestarts()
+	opts.Cache = mc
+	opts.HoldCached = time.Hour
+	s, _ := startSupervisor(t, opts, cached[0], cached[1], faultServer("c", ""))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if c, _ := s.Catalog().Server("c"); c.State == StateReady {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("c (not cached) did not become ready within 10 s: want it started at once")
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	for _, name := range []string{"a", "b"} {
+		if ss, _ := s.Catalog().Server(name); ss.State != StateConnecting || !ss.Stale {
+			t.Errorf("%s: got %s (stale %v), want connecting and stale: held", name, ss.State, ss.Stale)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	began := time.Now()
+	if _, err := s.CallTool(ctx, "a", "echo", nil); err != nil {
+		t.Fatalf("call to held a: got %v, want it started and answered", err)
+	}
+	t.Logf("call to a held server: started and answered in %v", time.Since(began))
+	if ss, _ := s.Catalog().Server("b"); ss.State != StateConnecting {
+		t.Errorf("b after a call to a: got %s, want still held", ss.State)
+	}
+	mustServer(t, settle(t, s), "b", StateReady)
+}
