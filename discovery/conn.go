@@ -119,9 +119,6 @@ type serverInfo struct {
 // for it), until the Supervisor stops.
 func (s *Supervisor) runServer(ctx context.Context, rt *serverRuntime) {
 	defer s.wg.Done()
-	if !s.awaitHold(ctx, rt) {
-		return
-	}
 	delay := s.opts.RestartMinDelay
 	for {
 		cn, readyAt, err := s.runSession(ctx, rt)

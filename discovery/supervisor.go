@@ -120,14 +120,6 @@ type Options struct {
 	// set, one file each (0600). Empty: such servers need a login every
 	// time (their tokens are not kept).
 	OAuthDir string
-
-	// HoldCached, when positive, lets a server whose tool listing is in
-	// Cache wait before it starts: its cached tools are published at once,
-	// and its process starts after HoldCached, when Supervisor.StartHeld is
-	// called, or as soon as a call needs it, whichever comes first. It keeps
-	// the CPU of a start that serves a cached tree (a mount, ls) free for
-	// that tree. Servers without a cached listing start at once.
-	HoldCached time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -177,9 +169,7 @@ type Supervisor struct {
 	opts Options
 	log  *slog.Logger
 
-	starts     *startGate    // bounds concurrent starts
-	unhold     chan struct{} // closed by StartHeld
-	unholdOnce sync.Once
+	starts *startGate // bounds concurrent starts
 
 	cancel context.CancelFunc // ends every session; called by Close
 	// baseCtx is the parent of every server's goroutine; it lives as long
@@ -217,8 +207,6 @@ type serverRuntime struct {
 	failedAt time.Time     // when the last failure was published
 	kick     chan struct{} // capacity 1: a call asks for a restart now
 	urgent   atomic.Bool   // a call waits for this server to start
-	held     bool          // its start waits for Options.HoldCached
-	hurry    chan struct{} // capacity 1: a call needs this held server now
 
 	stop    context.CancelFunc // ends this server's goroutine (set by launch)
 	done    chan struct{}      // closed when that goroutine has returned
@@ -250,7 +238,6 @@ func Start(ctx context.Context, cfg *Config, opts Options) *Supervisor {
 		log:      opts.Logger,
 		cancel:   cancel,
 		starts:   newStartGate(opts.MaxStarts),
-		unhold:   make(chan struct{}),
 		servers:  make(map[string]*serverRuntime, len(cfg.Servers)),
 		changed:  make(chan struct{}),
 		watchers: make(map[*watcher]struct{}),
@@ -289,7 +276,6 @@ func (s *Supervisor) newRuntime(sc ServerConfig, now time.Time) *serverRuntime {
 		log:    redactLogger(s.log.With("server", sc.Name), red),
 		redact: red,
 		kick:   make(chan struct{}, 1),
-		hurry:  make(chan struct{}, 1),
 		snap: ServerSnapshot{
 			Name:      sc.Name,
 			Key:       sc.Key,
@@ -307,32 +293,8 @@ func (s *Supervisor) newRuntime(sc ServerConfig, now time.Time) *serverRuntime {
 		rt.snap.State = StateConnecting
 		rt.started = true
 		s.loadCachedTools(rt)
-		rt.held = s.opts.HoldCached > 0 && len(rt.snap.Tools) > 0
 	}
 	return rt
-}
-
-// StartHeld starts the servers that Options.HoldCached holds back, now.
-func (s *Supervisor) StartHeld() {
-	s.unholdOnce.Do(func() { close(s.unhold) })
-}
-
-// awaitHold waits while rt is held (Options.HoldCached). It reports false
-// when ctx ended first.
-func (s *Supervisor) awaitHold(ctx context.Context, rt *serverRuntime) bool {
-	if !rt.held {
-		return true
-	}
-	t := time.NewTimer(s.opts.HoldCached)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-	case <-s.unhold:
-	case <-rt.hurry:
-	}
-	return true
 }
 
 // launch runs rt in its own goroutine until Close or until rt is removed by
@@ -487,7 +449,6 @@ func (s *Supervisor) Watch() (<-chan *Catalog, func()) {
 // disabled. It returns ctx's error if ctx ends first, and ErrClosed if the
 // Supervisor is closed first.
 func (s *Supervisor) Settle(ctx context.Context) error {
-	s.StartHeld() // waiting for every server: holding one back only delays
 	for {
 		s.mu.Lock()
 		closed, changed := s.closed, s.changed
@@ -625,10 +586,6 @@ func (s *Supervisor) readyConn(ctx context.Context, rt *serverRuntime) (*conn, e
 			}
 		case StateConnecting:
 			rt.urgent.Store(true) // first in line for a start slot
-			select {
-			case rt.hurry <- struct{}{}: // and no longer held
-			default:
-			}
 		case StateDisabled:
 			return nil, fmt.Errorf("%w: it is disabled", ErrNotReady)
 		case StateFailed:

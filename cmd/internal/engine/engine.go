@@ -172,10 +172,6 @@ type runnerRef struct {
 // processes saved (mcpfs skills add, another mount).
 const skillsRefresh = 2 * time.Second
 
-// holdCached is how long a server whose tools are cached waits before it
-// starts, unless a call needs it sooner (discovery.Options.HoldCached).
-const holdCached = 2 * time.Second
-
 // Start starts every server of cfg in the background and returns at once;
 // the tree shows each server as connecting until it is ready. Close must
 // be called.
@@ -242,9 +238,6 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		// An mcpfs started as one of the servers starts none of its own.
 		ServerEnv: map[string]string{ServedByEnv: ConfigName(cfg.Path)},
 		OAuthDir:  dirs.TrustDir("oauth"),
-		// The first trees (a mount's listing, ls) come from the cache;
-		// servers with a cached listing start after them.
-		HoldCached: holdCached,
 	})
 	e.startTrust(dirs, cfg)
 	if st, err := dirs.OpenSkills(); err != nil {
