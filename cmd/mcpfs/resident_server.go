@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
-	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -100,15 +99,6 @@ type residentServer struct {
 	stopped  chan struct{} // closed when the engine starts stopping
 }
 
-// The garbage collector's settings for an engine process's first
-// startGCTime: collect at startGCPercent, and when the heap nears
-// startMemoryLimit.
-const (
-	startGCTime      = 3 * time.Second
-	startGCPercent   = 400
-	startMemoryLimit = 96 << 20
-)
-
 // serveResident runs the resident engine process for addr (one data dir)
 // until ctx ends, it is asked to stop, or it has been idle for idle. It
 // runs one engine per config file that clients name, all sharing the data
@@ -128,15 +118,8 @@ func serveResident(ctx context.Context, g *globals, addr engineAddr, idle time.D
 		idle = defaultEngineIdle
 	}
 	// A process that stays resident keeps its heap closer to what is live:
-	// it holds generated trees that are mostly read, rarely rebuilt. Its
-	// start (the first engine, the first tree a client reads) collects
-	// less often, within a memory limit.
-	debug.SetGCPercent(startGCPercent)
-	debug.SetMemoryLimit(startMemoryLimit)
-	time.AfterFunc(startGCTime, func() {
-		debug.SetGCPercent(50)
-		debug.SetMemoryLimit(math.MaxInt64)
-	})
+	// it holds generated trees that are mostly read, rarely rebuilt.
+	debug.SetGCPercent(50)
 	ln, ino, err := listenPrivate(addr.sock())
 	if err != nil {
 		return err
