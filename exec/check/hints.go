@@ -442,6 +442,28 @@ func (c *checker) enclosing(pos token.Pos, ok func(ast.Node) bool) ast.Node {
 	return found
 }
 
+// enclosingSignature is the signature of the innermost function (declared
+// or literal) around pos, nil outside one or when it is not typed.
+func (c *checker) enclosingSignature(pos token.Pos) *types.Signature {
+	fn := c.enclosing(pos, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return true
+		}
+		return false
+	})
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := c.info.Defs[f.Name].(*types.Func); ok {
+			return obj.Type().(*types.Signature)
+		}
+	case *ast.FuncLit:
+		sig, _ := c.info.Types[f].Type.(*types.Signature)
+		return sig
+	}
+	return nil
+}
+
 // text is the snippet's source of n.
 func (c *checker) text(n ast.Node) string {
 	tf := c.fset.File(n.Pos())
@@ -521,22 +543,7 @@ func (c *checker) targetType(x ast.Expr, parents map[ast.Node]ast.Node) types.Ty
 			}
 		}
 	case *ast.ReturnStmt:
-		fn := c.enclosing(x.Pos(), func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.FuncDecl, *ast.FuncLit:
-				return true
-			}
-			return false
-		})
-		var sig *types.Signature
-		switch f := fn.(type) {
-		case *ast.FuncDecl:
-			if obj, ok := c.info.Defs[f.Name].(*types.Func); ok {
-				sig = obj.Type().(*types.Signature)
-			}
-		case *ast.FuncLit:
-			sig, _ = c.info.Types[f].Type.(*types.Signature)
-		}
+		sig := c.enclosingSignature(x.Pos())
 		for i, r := range p.Results {
 			if r == x && sig != nil && i < sig.Results().Len() {
 				return sig.Results().At(i).Type()
@@ -1345,22 +1352,7 @@ func (c *checker) siblingHint(x ast.Expr, from types.Type) string {
 // given where their types fit (from the end, where the error is), zero
 // values for the rest.
 func (c *checker) returnHint(r *ast.ReturnStmt) string {
-	fn := c.enclosing(r.Pos(), func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return true
-		}
-		return false
-	})
-	var sig *types.Signature
-	switch f := fn.(type) {
-	case *ast.FuncDecl:
-		if obj, ok := c.info.Defs[f.Name].(*types.Func); ok {
-			sig = obj.Type().(*types.Signature)
-		}
-	case *ast.FuncLit:
-		sig, _ = c.info.Types[f].Type.(*types.Signature)
-	}
+	sig := c.enclosingSignature(r.Pos())
 	if sig == nil {
 		return ""
 	}
