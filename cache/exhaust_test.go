@@ -32,17 +32,7 @@ func TestFullPastReserveHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("helper process for TestFullPastReserve; runs only when re-executed")
 	}
-	log := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s, err := Open(filepath.Join(dir, "cache"), Options{Logger: log})
-	if err != nil {
-		fmt.Println("open:", err)
-		os.Exit(2)
-	}
-	ct := sampleTools(30)
-	for i := range 20 {
-		s.StoreTools("k"+strconv.Itoa(i), ct)
-	}
-	fmt.Println("stored 20")
+	s, ct := openStored(dir, slog.LevelWarn, 20)
 	// The other writer takes the reserve too.
 	if err := os.Remove(filepath.Join(dir, "cache", reserveName)); err != nil {
 		fmt.Println("remove the reserve:", err)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpfs/mcpfs/discovery"
 )
 
 // mountTmpfs mounts a tmpfs of size (a mount option like "48m") on a new
@@ -62,6 +64,24 @@ func fill(path string) (int64, error) {
 	}
 }
 
+// openStored is the start of the full-disk helper processes: a cache in
+// dir, logging to stdout from level on, with n listings of the same tools
+// stored ("stored n" printed); it exits 2 when the cache does not open.
+func openStored(dir string, level slog.Level, n int) (*Store, discovery.CachedTools) {
+	log := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: level}))
+	s, err := Open(filepath.Join(dir, "cache"), Options{Logger: log})
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(2)
+	}
+	ct := sampleTools(30)
+	for i := range n {
+		s.StoreTools("k"+strconv.Itoa(i), ct)
+	}
+	fmt.Println("stored", n)
+	return s, ct
+}
+
 // TestFullDiskHelper is not a test: run with MCPFS_CACHE_FULL_DIR set, it
 // opens a cache in that directory, stores 50 listings, then fills the disk
 // from another goroutine while it goes on storing listings and results, and
@@ -71,17 +91,7 @@ func TestFullDiskHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("helper process for TestFullDisk; runs only when re-executed")
 	}
-	log := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	s, err := Open(filepath.Join(dir, "cache"), Options{Logger: log})
-	if err != nil {
-		fmt.Println("open:", err)
-		os.Exit(2)
-	}
-	ct := sampleTools(30)
-	for i := range 50 {
-		s.StoreTools("k"+strconv.Itoa(i), ct)
-	}
-	fmt.Println("stored 50")
+	s, ct := openStored(dir, slog.LevelInfo, 50)
 	filled := make(chan error, 1)
 	go func() {
 		n, err := fill(filepath.Join(dir, "filler"))

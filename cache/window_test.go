@@ -27,17 +27,7 @@ func TestFullBetweenCheckHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("helper process for TestFullBetweenCheck; runs only when re-executed")
 	}
-	log := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s, err := Open(filepath.Join(dir, "cache"), Options{Logger: log})
-	if err != nil {
-		fmt.Println("open:", err)
-		os.Exit(2)
-	}
-	ct := sampleTools(30)
-	for i := range 20 {
-		s.StoreTools("k"+strconv.Itoa(i), ct)
-	}
-	fmt.Println("stored 20")
+	s, ct := openStored(dir, slog.LevelWarn, 20)
 	n, err := fill(filepath.Join(dir, "filler"))
 	fmt.Println("filled", n, err)
 	value := []byte(strings.Repeat("v", 4<<10)) // in the LSM tree: fills memtables
