@@ -179,7 +179,11 @@ func (r *Runner) spawn(netns, pidns bool) (*proc, error) {
 	cfg := r.cfg
 	cfg.OwnProc = pidns && ownProc()
 	cmd := osexec.Command(r.exe, worker.Args(cfg)...)
-	cmd.Env = []string{worker.EnvMarker + "=1"}
+	// GOGC=off: the worker's start (package initialisation, the
+	// interpreter's standard library) allocates a few MiB that all live
+	// on; collecting during it is wasted work. The worker turns the
+	// collector on before it runs the job (worker.Main).
+	cmd.Env = []string{worker.EnvMarker + "=1", "GOGC=off"}
 	cmd.Dir = "/"
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{childEnd} // fd 3

@@ -41,15 +41,32 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	served, reading := s.serve(job)
 	timedOut, protoErr := waitRun(ctx, runCtx, served)
 
-	// main returned (the worker exits by itself) or the run is over: make
-	// sure the process is gone, then collect everything.
-	select {
-	case <-p.exited:
-	case <-time.After(2 * time.Second):
-	case <-runCtx.Done():
+	res := s.res
+	if s.result() != nil && !timedOut && protoErr == nil {
+		// main returned or the snippet called mcp.Exit: the worker closed
+		// its output before it said so. Once the output is read, the
+		// process is stopped and reaped in the background: its exit (a
+		// namespace torn down) is no part of the run.
+		select {
+		case <-out.done():
+		case <-time.After(2 * time.Second):
+		case <-runCtx.Done():
+		}
+		p.kill()
+		r.reapLater(p)
+		res.ExitCode = 0
+	} else {
+		// The run is over some other way: make sure the process is gone,
+		// then collect everything, its exit status included.
+		select {
+		case <-p.exited:
+		case <-time.After(2 * time.Second):
+		case <-runCtx.Done():
+		}
+		p.kill()
+		p.wait()
+		res.ExitCode = p.state.ExitCode()
 	}
-	p.kill()
-	p.wait()
 	cancel()
 	p.ctl.Close() // ends the reader goroutine if it is still reading
 	<-reading
@@ -57,11 +74,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	close(s.stop)
 	out.copies.Wait()
 
-	res := s.res
 	res.Duration = time.Since(start)
 	res.Stdout, res.StdoutFile = out.stdout.finish()
 	res.Stderr, res.StderrFile = out.stderr.finish()
-	res.ExitCode = p.state.ExitCode()
 	err = r.outcome(ctx, p, res, s.result(), out.stderr, timedOut, timeout, protoErr)
 	out.streamOut.finish(res.Stdout)
 	out.streamErr.finish(res.Stderr)
@@ -114,6 +129,16 @@ type runOutput struct {
 	stdout, stderr       *capture
 	streamOut, streamErr *stream // nil when not asked for
 	copies               sync.WaitGroup
+}
+
+// done is closed when both copies have read to the end.
+func (o *runOutput) done() <-chan struct{} {
+	c := make(chan struct{})
+	go func() {
+		o.copies.Wait()
+		close(c)
+	}()
+	return c
 }
 
 // output starts copying the worker's stdout and stderr.

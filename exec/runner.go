@@ -241,6 +241,7 @@ type Runner struct {
 	filling bool
 	fillErr error
 	wg      sync.WaitGroup // the filler
+	exiting sync.WaitGroup // workers of finished runs, being reaped
 	layers  []Layer        // from the last worker that started
 }
 
@@ -404,7 +405,18 @@ func (r *Runner) Close() error {
 		p.wait()
 		p.close()
 	}
+	r.exiting.Wait()
 	return nil
+}
+
+// reapLater waits in the background for p, already killed, to be gone;
+// Close waits for it.
+func (r *Runner) reapLater(p *proc) {
+	r.exiting.Add(1)
+	go func() {
+		defer r.exiting.Done()
+		p.wait()
+	}()
 }
 
 // packageFiles reads the Go files of the tree packages a run needs;

@@ -149,6 +149,12 @@ func Main() int {
 	done := func(f *Failure) (sent bool, err error) {
 		doneOnce.Do(func() {
 			sent = true
+			// The snippet's output ends here, as Go's does when main
+			// returns: closed first, so that the parent has all of it once
+			// it reads to the end, and need not wait for this process to
+			// exit.
+			os.Stdout.Close()
+			os.Stderr.Close()
 			err = conn.Write(&Message{Type: TypeDone, Failure: f})
 		})
 		return sent, err
@@ -173,6 +179,9 @@ func Main() int {
 	if err := conn.Write(&Message{Type: TypeReady, Layers: layers}); err != nil {
 		return exitProtocol
 	}
+	// Started with GOGC=off (see exec's spawn): the snippet runs with the
+	// collector on.
+	debug.SetGCPercent(100)
 	m, err := conn.Read()
 	if err != nil || m.Type != TypeJob || m.Job == nil {
 		// The parent closed the channel (pool shut down) or broke protocol.

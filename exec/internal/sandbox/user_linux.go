@@ -70,14 +70,26 @@ func effectiveCaps() (uint64, error) {
 	return uint64(data[0].Permitted|data[0].Effective) | uint64(data[1].Permitted|data[1].Effective)<<32, nil
 }
 
-// lastCap is the highest capability number the kernel knows.
+// lastCap is the highest capability number the kernel knows: the last
+// one PR_CAPBSET_READ accepts (it fails with EINVAL past it). Asking the
+// kernel costs a few system calls, where /proc/sys/kernel/cap_last_cap
+// would need the worker's freshly mounted /proc.
 func lastCap() int {
-	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
-	if err == nil {
-		var n int
-		if _, err := fmt.Sscanf(string(b), "%d", &n); err == nil && n > 0 {
-			return n
+	known := func(c int) bool {
+		_, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0)
+		return err == nil
+	}
+	if !known(0) {
+		return 63
+	}
+	lo, hi := 0, 64 // known(lo); hi is past any capability number
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if known(mid) {
+			lo = mid
+		} else {
+			hi = mid
 		}
 	}
-	return 63
+	return lo
 }
