@@ -172,7 +172,7 @@ func Mount(dir string, initial *mcpfs.Tree, opts Options) (*Mounted, error) {
 	}
 	m.server = server
 	go server.Serve()
-	if err := server.WaitMount(); err != nil {
+	if err := waitMount(server); err != nil {
 		_ = m.Unmount()
 		return nil, fmt.Errorf("mount %s: waiting for the kernel: %w", abs, err)
 	}
@@ -342,4 +342,17 @@ func fusermount() string {
 		}
 	}
 	return ""
+}
+
+// waitMount waits for server's mount to answer, holding ForkLock: go-fuse
+// then opens and closes a file on the new mount (its poll check) without
+// O_CLOEXEC. A child forked meanwhile inherits that descriptor, and Go's
+// child code may close it (moving its own descriptors into place) before
+// exec: the FLUSH it sends then waits for an answer that never comes, and
+// the child, the mount and the command waiting on it hang (seen with a
+// stdio server starting while a mount came up).
+func waitMount(server *gofuse.Server) error {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	return server.WaitMount()
 }

@@ -51,6 +51,8 @@ func runRole(role, dir string) int {
 		}
 		m.Wait()
 		fmt.Println("unmounted")
+	case "mount-while-forking":
+		return mountWhileForking(dir)
 	case "check":
 		// Print what Check says about dir.
 		fmt.Println(Check(dir, Options{}))

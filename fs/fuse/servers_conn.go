@@ -70,7 +70,7 @@ func (m *Mounted) mountServers(fo *fusefs.Options) error {
 		m.log.Warn("could not mark /dev/fuse close-on-exec; child processes may keep the mount alive", "dir", dir, "error", cloexecErr)
 	}
 	go server.Serve()
-	if err := server.WaitMount(); err != nil {
+	if err := waitMount(server); err != nil {
 		_ = server.Unmount()
 		return fmt.Errorf("mount %s read only: waiting for the kernel: %w", dir, err)
 	}
