@@ -193,6 +193,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 		}
 	case reCannotRange.MatchString(msg):
 		if x := outerExpr(at); x != nil {
+			if h := c.rangePointerHint(x); h != "" {
+				return h
+			}
 			return c.rangeStructHint(x)
 		}
 	case reFuncValue.MatchString(msg):
@@ -1132,7 +1135,11 @@ func (c *checker) argsHint(call *ast.CallExpr) string {
 			}
 			params[i] = strings.TrimSpace(p.Name() + " " + ts)
 		}
-		return fmt.Sprintf("%s takes (%s)", c.text(call.Fun), strings.Join(params, ", "))
+		h := fmt.Sprintf("%s takes (%s)", c.text(call.Fun), strings.Join(params, ", "))
+		if s := c.stdArgCountHint(call); s != "" {
+			h += "\n" + s
+		}
+		return h
 	}
 	t := sig.Params().At(0).Type()
 	var values []string

@@ -74,6 +74,9 @@ func (c *checker) typeCheck() {
 
 // hintFor explains a type error about the tree's packages.
 func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	if h := c.stdHint(te, at, parents); h != "" {
+		return h
+	}
 	for _, n := range at {
 		id, ok := n.(*ast.Ident)
 		if !ok {

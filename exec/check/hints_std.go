@@ -1,0 +1,738 @@
+package check
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+)
+
+// The hints below are about the standard library and the language: they
+// read the signatures, method sets and constants that go/types knows (a
+// function's real parameters, the methods of a type that take the given
+// arguments, the function of another package with the name called) and
+// check a candidate call with go/types before naming it.
+
+var (
+	rePtrMethod    = regexp.MustCompile(`^cannot call pointer method (\w+) on (.+)$`)
+	reOneRangeVar  = regexp.MustCompile(`^range over (.+) permits only one iteration variable$`)
+	reFloatMod     = regexp.MustCompile(`^invalid operation: operator % not defined on (.+) \((?:variable|value) of type (float32|float64)\)$`)
+	reFloatConvert = regexp.MustCompile(`^cannot convert (.+) \(untyped float constant\) to type (.+)$`)
+	reNotOrdered   = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of type (.+)\) cannot be ordered$`)
+	reDeleteArgs   = regexp.MustCompile(`^invalid operation: not enough arguments for delete\((.+)\)`)
+	reTypeParamOp  = regexp.MustCompile(`type parameter (\w+) (?:cannot use operator (\S+?)|is not comparable)`)
+	reSelectCase   = regexp.MustCompile(`^select case must be`)
+	reMissingRet   = regexp.MustCompile(`^missing return$`)
+	reInferred     = regexp.MustCompile(`^in call to ([\w.]+), type (func\(.*\) bool) of .* does not match inferred type (func\(.*\) int) for `)
+	reInCall       = regexp.MustCompile(`^in call to ([\w.()*]+), `)
+	reCallerMethod = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)\)$`)
+)
+
+// stdHint is tried before the other hints: "" when no rule here applies.
+func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	msg := te.Msg
+	switch {
+	case rePtrMethod.MatchString(msg):
+		return c.ptrMethodHint(te.Pos, rePtrMethod.FindStringSubmatch(msg))
+	case reOneRangeVar.MatchString(msg):
+		return c.oneRangeVarHint(te.Pos)
+	case reFloatMod.MatchString(msg):
+		if b, ok := c.enclosing(te.Pos, func(n ast.Node) bool { b, ok := n.(*ast.BinaryExpr); return ok && b.Op == token.REM }).(*ast.BinaryExpr); ok {
+			x, y := c.text(b.X), c.text(b.Y)
+			return fmt.Sprintf("%% is for integers: write math.Mod(%s, %s)%s, or convert first, int(%s) %% %s", x, y, c.importNote("math"), x, y)
+		}
+	case reFloatConvert.MatchString(msg):
+		return c.floatConvertHint(te.Pos, reFloatConvert.FindStringSubmatch(msg))
+	case reNotOrdered.MatchString(msg):
+		m := reNotOrdered.FindStringSubmatch(msg)
+		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && (id.Name == "min" || id.Name == "max") && strings.HasPrefix(m[2], "[]") {
+				f := strings.ToUpper(id.Name[:1]) + id.Name[1:]
+				return fmt.Sprintf("%s compares its arguments one by one; for the %s of a slice write slices.%s(%s)%s", id.Name, id.Name, f, m[1], c.importNote("slices"))
+			}
+		}
+	case reDeleteArgs.MatchString(msg):
+		m := reDeleteArgs.FindStringSubmatch(msg)
+		key := "key"
+		if t := c.exprTypeAt(m[1], te.Pos); t != nil {
+			if mt, ok := t.Underlying().(*types.Map); ok {
+				key = "key /* " + c.typeString(mt.Key()) + " */"
+			}
+		}
+		return fmt.Sprintf("delete takes the map and one key: write delete(%s, %s); to remove every key, clear(%s)", m[1], key, m[1])
+	case reTypeParamOp.MatchString(msg):
+		m := reTypeParamOp.FindStringSubmatch(msg)
+		if m[2] == "" || m[2] == "==" || m[2] == "!=" {
+			return fmt.Sprintf("%s's constraint does not allow ==: constrain it with comparable, [%s comparable]", m[1], m[1])
+		}
+		return fmt.Sprintf("%s's constraint does not order its values: constrain it with cmp.Ordered, [%s cmp.Ordered]%s", m[1], m[1], c.importNote("cmp"))
+	case reSelectCase.MatchString(msg):
+		return c.selectCaseHint(te.Pos)
+	case reMissingRet.MatchString(msg):
+		return c.missingReturnHint(te.Pos)
+	case reInferred.MatchString(msg):
+		m := reInferred.FindStringSubmatch(msg)
+		return fmt.Sprintf("%s wants a comparison that returns an int (negative, zero or positive), not a bool: write %s { return cmp.Compare(a, b) }%s", m[1], m[3], c.importNote("cmp"))
+	case reInCall.MatchString(msg):
+		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok {
+			return c.otherCallHint(call)
+		}
+	case reCallerMethod.MatchString(msg):
+		return c.unknownMethodHint(te.Pos, parents)
+	case reCannotUse.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			return c.stdArgHint(x, parents)
+		}
+	case reMismatch.MatchString(msg):
+		return c.stdMismatchHint(te.Pos)
+	case strings.HasPrefix(msg, "too many arguments in call to "):
+		// Another function that takes them all (slices.SortFunc for
+		// slices.Sort given a comparison); the rest is said by argsHint.
+		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok {
+			if h := c.otherCallHint(call); h != "" {
+				if s := c.stdArgCountHint(call); s != "" {
+					h += "\n" + s
+				}
+				return h
+			}
+		}
+	case reAssignCount.MatchString(msg):
+		return c.moreResultsHint(te.Pos, reAssignCount.FindStringSubmatch(msg))
+	}
+	return ""
+}
+
+// checkCall type-checks src as an expression where pos is and returns its
+// type, or nil when it does not check.
+func (c *checker) checkCall(src string, pos token.Pos) (t types.Type) {
+	x, err := parser.ParseExpr(src)
+	if err != nil || c.pkg == nil {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			t = nil
+		}
+	}()
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	if err := types.CheckExpr(token.NewFileSet(), c.pkg, pos, x, info); err != nil {
+		return nil
+	}
+	return info.Types[x].Type
+}
+
+// exprTypeAt is the type of the expression src where pos is, or nil.
+func (c *checker) exprTypeAt(src string, pos token.Pos) types.Type { return c.checkCall(src, pos) }
+
+// shortArgs is the call's arguments as written, a long one (a function
+// literal) shortened.
+func (c *checker) shortArgs(args []ast.Expr) []string {
+	var out []string
+	for _, a := range args {
+		s := c.text(a)
+		if _, ok := a.(*ast.FuncLit); ok || len(s) > 40 {
+			if fl, ok := a.(*ast.FuncLit); ok {
+				s = c.text(fl.Type) + " { ... }"
+			} else {
+				s = s[:37] + "..."
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// calleeFuncOrMethod is the function or method a call calls, with the
+// expression of its receiver for a method.
+func (c *checker) calleeFuncOrMethod(call *ast.CallExpr) (*types.Func, string) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return c.calleeFunc(call), ""
+	}
+	if s, ok := c.info.Selections[sel]; ok {
+		if fn, ok := s.Obj().(*types.Func); ok {
+			return fn, c.text(sel.X)
+		}
+		return nil, ""
+	}
+	return c.calleeFunc(call), ""
+}
+
+// otherCallHint: the arguments as given fit another function of the same
+// package (or method of the same type) named like the one called
+// (slices.SortFunc for slices.Sort given a comparison, ReplaceAllString for
+// ReplaceAll given strings), or the same function with two arguments
+// swapped. Each candidate is type-checked before it is named.
+func (c *checker) otherCallHint(call *ast.CallExpr) string {
+	fn, recv := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || strings.HasPrefix(fn.Pkg().Path(), treePrefix) || fn.Pkg() == c.pkg {
+		return ""
+	}
+	args := make([]string, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = c.text(a)
+	}
+	prefix := fn.Pkg().Name() + "."
+	var names []string
+	if recv != "" {
+		prefix = recv + "."
+		sig := fn.Type().(*types.Signature)
+		ms := types.NewMethodSet(types.NewPointer(deref(sig.Recv().Type())))
+		for i := 0; i < ms.Len(); i++ {
+			names = append(names, ms.At(i).Obj().Name())
+		}
+	} else {
+		for _, n := range fn.Pkg().Scope().Names() {
+			if _, ok := fn.Pkg().Scope().Lookup(n).(*types.Func); ok {
+				names = append(names, n)
+			}
+		}
+	}
+	if _, isPkg := c.info.Uses[calleeIdentOf(call.Fun)].(*types.Func); isPkg && recv == "" {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			prefix = c.text(sel.X) + "."
+		}
+	}
+	short := c.shortArgs(call.Args)
+	for _, n := range names {
+		if n == fn.Name() || !token.IsExported(n) || !(strings.HasPrefix(n, fn.Name()) || strings.HasPrefix(fn.Name(), n)) {
+			continue
+		}
+		if c.checkCall(prefix+n+"("+strings.Join(args, ", ")+")", call.Pos()) != nil {
+			other, _ := lookupFuncOrMethod(fn, n)
+			sig := ""
+			if other != nil {
+				sig = " (" + prefix + n + strings.TrimPrefix(c.sigString(other.Type().(*types.Signature)), "func") + ")"
+			}
+			return fmt.Sprintf("%s%s takes these arguments: write %s%s(%s)%s", prefix, n, prefix, n, strings.Join(short, ", "), sig)
+		}
+	}
+	sig := fn.Type().(*types.Signature)
+	if len(args) >= 2 && len(args) == sig.Params().Len() && !sig.Variadic() {
+		for i := 0; i < len(args); i++ {
+			for j := i + 1; j < len(args); j++ {
+				// Only arguments that fit neither where they are.
+				if c.argFits(call.Args[i], sig.Params().At(i).Type()) || c.argFits(call.Args[j], sig.Params().At(j).Type()) {
+					continue
+				}
+				sw := append([]string(nil), args...)
+				sw[i], sw[j] = sw[j], sw[i]
+				if c.checkCall(c.text(call.Fun)+"("+strings.Join(sw, ", ")+")", call.Pos()) != nil {
+					sh := append([]string(nil), short...)
+					sh[i], sh[j] = sh[j], sh[i]
+					return fmt.Sprintf("the arguments are swapped: write %s(%s) (%s%s)", c.text(call.Fun), strings.Join(sh, ", "), fn.Name(), strings.TrimPrefix(c.sigString(fn.Type().(*types.Signature)), "func"))
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func calleeIdentOf(x ast.Expr) *ast.Ident {
+	switch f := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	}
+	return nil
+}
+
+// lookupFuncOrMethod finds the function name beside fn: in its package,
+// or among the methods of its receiver's type.
+func lookupFuncOrMethod(fn *types.Func, name string) (*types.Func, bool) {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		f, ok := fn.Pkg().Scope().Lookup(name).(*types.Func)
+		return f, ok
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(deref(sig.Recv().Type())), true, fn.Pkg(), name)
+	f, ok := obj.(*types.Func)
+	return f, ok
+}
+
+// stdArgCountHint: a call to a standard function with too few or too many
+// arguments: its signature as Go declares it, and the call with the
+// arguments given and the missing parameters named (or the extra ones
+// dropped).
+func (c *checker) stdArgCountHint(call *ast.CallExpr) string {
+	fn, _ := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || strings.HasPrefix(fn.Pkg().Path(), treePrefix) || fn.Pkg() == c.pkg {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Variadic() {
+		return ""
+	}
+	ps := sig.Params()
+	args := c.shortArgs(call.Args)
+	var out []string
+	for i := 0; i < ps.Len(); i++ {
+		if i < len(args) {
+			out = append(out, args[i])
+			continue
+		}
+		out = append(out, c.placeholder(ps.At(i)))
+	}
+	what := "fill in the rest"
+	if len(args) > ps.Len() {
+		what = fmt.Sprintf("it takes %d", ps.Len())
+	}
+	name := fn.Name()
+	if sig.Recv() != nil {
+		name = "(" + c.typeString(sig.Recv().Type()) + ") " + name
+	} else {
+		name = fn.Pkg().Name() + "." + name
+	}
+	return fmt.Sprintf("func %s%s\n%s: write %s(%s)", name, strings.TrimPrefix(c.sigString(sig), "func"), what, c.text(call.Fun), strings.Join(out, ", "))
+}
+
+// placeholder is what to write for a missing argument: the parameter's
+// name, with a value of its type where the name says little.
+func (c *checker) placeholder(p *types.Var) string {
+	if p.Name() != "" && p.Name() != "_" {
+		return p.Name()
+	}
+	return c.zeroValue(p.Type())
+}
+
+// unknownMethodHint: x.M(...) where x's type (a standard one, or a map)
+// has no M: the methods that take the arguments given first, with their
+// signatures; an index for Get/Set on a map.
+func (c *checker) unknownMethodHint(pos token.Pos, parents map[ast.Node]ast.Node) string {
+	sel, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.SelectorExpr); return ok }).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	t := c.info.Types[sel.X].Type
+	if t == nil {
+		return ""
+	}
+	call, _ := parents[sel].(*ast.CallExpr)
+	if call != nil && call.Fun != sel {
+		call = nil
+	}
+	xs := c.text(sel.X)
+	if mt, ok := t.Underlying().(*types.Map); ok && call != nil {
+		lower := strings.ToLower(sel.Sel.Name)
+		switch {
+		case len(call.Args) == 1 && c.argFits(call.Args[0], mt.Key()) && (strings.HasPrefix(lower, "get") || lower == "at" || lower == "lookup" || lower == "load" || lower == "value"):
+			return fmt.Sprintf("a map has no methods: index it, %s[%s] (or v, ok := %s[%s] to know whether it is there)", xs, c.text(call.Args[0]), xs, c.text(call.Args[0]))
+		case len(call.Args) == 1 && c.argFits(call.Args[0], mt.Key()) && (strings.HasPrefix(lower, "has") || strings.HasPrefix(lower, "contains") || lower == "exists"):
+			return fmt.Sprintf("a map has no methods: _, ok := %s[%s] tells whether the key is there", xs, c.text(call.Args[0]))
+		case len(call.Args) == 2 && c.argFits(call.Args[0], mt.Key()) && (strings.HasPrefix(lower, "set") || lower == "put" || lower == "store" || lower == "add"):
+			return fmt.Sprintf("a map has no methods: assign, %s[%s] = %s", xs, c.text(call.Args[0]), c.text(call.Args[1]))
+		case len(call.Args) == 1 && c.argFits(call.Args[0], mt.Key()) && (strings.HasPrefix(lower, "delete") || strings.HasPrefix(lower, "remove")):
+			return fmt.Sprintf("a map has no methods: delete(%s, %s)", xs, c.text(call.Args[0]))
+		}
+		return ""
+	}
+	named, ok := types.Unalias(deref(t)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() == c.pkg || strings.HasPrefix(named.Obj().Pkg().Path(), treePrefix) || call == nil {
+		return ""
+	}
+	ms := types.NewMethodSet(types.NewPointer(named))
+	var fitting []string
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() != len(call.Args) && !(sig.Variadic() && len(call.Args) >= sig.Params().Len()-1) {
+			continue
+		}
+		args := make([]string, len(call.Args))
+		for i, a := range call.Args {
+			args[i] = c.text(a)
+		}
+		if c.checkCall(xs+"."+fn.Name()+"("+strings.Join(args, ", ")+")", call.Pos()) != nil {
+			fitting = append(fitting, fn.Name()+strings.TrimPrefix(c.sigString(sig), "func"))
+		}
+	}
+	if len(fitting) == 0 || len(fitting) > 4 {
+		return ""
+	}
+	nm := c.typeString(named)
+	first := strings.SplitN(fitting[0], "(", 2)[0]
+	h := fmt.Sprintf("%s has no %s; the methods of %s that take these arguments: %s\nwrite %s.%s(%s)", nm, sel.Sel.Name, nm, strings.Join(fitting, ", "), xs, first, strings.Join(c.shortArgs(call.Args), ", "))
+	if f := fieldsHint(t, c.qualifier, sel.Sel.Name); f != "" {
+		h += "\n" + f
+	}
+	return h
+}
+
+// argFits reports whether the argument x can be passed as a t.
+func (c *checker) argFits(x ast.Expr, t types.Type) bool {
+	tv, ok := c.info.Types[x]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	return fits(tv.Type, t) || types.AssignableTo(types.Default(tv.Type), t)
+}
+
+// ptrMethodHint: a pointer method called on a value that has no address
+// (a map element, a call's result).
+func (c *checker) ptrMethodHint(pos token.Pos, m []string) string {
+	sel, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.SelectorExpr); return ok }).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	x := ast.Unparen(sel.X)
+	xs, t := c.text(x), c.typeString(c.info.Types[x].Type)
+	switch x := x.(type) {
+	case *ast.IndexExpr:
+		if mt, ok := c.info.Types[x.X].Type.Underlying().(*types.Map); ok {
+			return fmt.Sprintf("%s is a map element, which has no address, and %s has a pointer receiver: make the map hold pointers, map[%s]*%s, or copy it out and back: v := %s; v.%s(...); %s = v",
+				xs, m[1], c.typeString(mt.Key()), t, xs, m[1], xs)
+		}
+	case *ast.CallExpr:
+		return fmt.Sprintf("%s returns a %s value, which has no address, and %s has a pointer receiver: assign it first, v := %s; v.%s(...), or make %s return a *%s",
+			xs, t, m[1], xs, m[1], c.text(x.Fun), t)
+	case *ast.CompositeLit:
+		return fmt.Sprintf("%s has a pointer receiver: take the literal's address, (&%s).%s(...), or assign it to a variable first", m[1], xs, m[1])
+	}
+	return fmt.Sprintf("%s has a pointer receiver: call it on a variable or a pointer (v := %s; v.%s(...))", m[1], xs, m[1])
+}
+
+// oneRangeVarHint: two variables ranging over a channel or an iterator
+// of one value.
+func (c *checker) oneRangeVarHint(pos token.Pos) string {
+	rs, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.RangeStmt); return ok }).(*ast.RangeStmt)
+	if !ok || rs.Value == nil {
+		return ""
+	}
+	v, xs := c.text(rs.Value), c.text(rs.X)
+	t := c.info.Types[rs.X].Type
+	if t == nil {
+		return ""
+	}
+	switch t.Underlying().(type) {
+	case *types.Chan:
+		return fmt.Sprintf("a channel gives one value per receive, with no index: write for %s := range %s (count in a variable of your own if you need one)", v, xs)
+	case *types.Signature:
+		h := fmt.Sprintf("%s yields one value at a time: write for %s := range %s", xs, v, xs)
+		if call, ok := rs.X.(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if at := c.info.Types[call.Args[0]].Type; at != nil {
+				switch at.Underlying().(type) {
+				case *types.Map:
+					h += fmt.Sprintf("; for keys and values together range over the map itself, for k, v := range %s", c.text(call.Args[0]))
+				case *types.Slice:
+					h += fmt.Sprintf("; for index and value range over the slice itself, for i, v := range %s", c.text(call.Args[0]))
+				}
+			}
+		}
+		return h + "; for a slice of them, slices.Collect(" + xs + ") (import \"slices\")"
+	}
+	return ""
+}
+
+// rangePointerHint: range over a pointer to a slice or map.
+func (c *checker) rangePointerHint(x ast.Expr) string {
+	t := c.info.Types[x].Type
+	if t == nil {
+		return ""
+	}
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	switch p.Elem().Underlying().(type) {
+	case *types.Slice, *types.Map, *types.Basic:
+		return fmt.Sprintf("%s is a pointer (%s): range over what it points to, range *%s", c.text(x), c.typeString(t), c.text(x))
+	}
+	return ""
+}
+
+// floatConvertHint: a fraction converted to an integer type; to a
+// Duration, the same time in a smaller unit.
+func (c *checker) floatConvertHint(pos token.Pos, m []string) string {
+	units := []string{"Nanosecond", "Microsecond", "Millisecond", "Second", "Minute", "Hour"}
+	factor := []float64{1, 1000, 1000, 1000, 60, 60}
+	if m[2] == "time.Duration" {
+		if b, ok := c.enclosing(pos, func(n ast.Node) bool { b, ok := n.(*ast.BinaryExpr); return ok && b.Op == token.MUL }).(*ast.BinaryExpr); ok {
+			for _, side := range []ast.Expr{b.X, b.Y} {
+				sel, ok := side.(*ast.SelectorExpr)
+				if !ok {
+					continue
+				}
+				for i, u := range units {
+					if sel.Sel.Name == u && i > 0 {
+						if v, err := parseFloatConst(m[1]); err == nil {
+							smaller := v * factor[i]
+							return fmt.Sprintf("a Duration is a whole number of nanoseconds: write the same time in a smaller unit, %s * time.%s, or convert after multiplying, time.Duration(%s * float64(time.%s))",
+								trimFloat(smaller), units[i-1], m[1], u)
+						}
+					}
+				}
+			}
+		}
+		return fmt.Sprintf("a Duration is a whole number of nanoseconds: write time.Duration(%s * float64(time.Second)), or the time in a smaller unit (time.Millisecond)", m[1])
+	}
+	return fmt.Sprintf("%s is not a whole number: write a whole one, or round a variable, %s(math.Round(x))", m[1], m[2])
+}
+
+func parseFloatConst(s string) (float64, error) {
+	v := constant.MakeFromLiteral(s, token.FLOAT, 0)
+	if v.Kind() == constant.Unknown {
+		return 0, fmt.Errorf("not a literal")
+	}
+	f, _ := constant.Float64Val(v)
+	return f, nil
+}
+
+func trimFloat(f float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.6f", f), "0"), ".")
+}
+
+// selectCaseHint: a select case without <-.
+func (c *checker) selectCaseHint(pos token.Pos) string {
+	cc, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.CommClause); return ok }).(*ast.CommClause)
+	if !ok || cc.Comm == nil {
+		return "a select case receives (case v := <-ch:) or sends (case ch <- v:)"
+	}
+	if a, ok := cc.Comm.(*ast.AssignStmt); ok && len(a.Rhs) == 1 {
+		var lhs []string
+		for _, l := range a.Lhs {
+			lhs = append(lhs, c.text(l))
+		}
+		return fmt.Sprintf("a select case receives with <-: write case %s %s <-%s:", strings.Join(lhs, ", "), a.Tok, c.text(a.Rhs[0]))
+	}
+	return "a select case receives (case v := <-ch:) or sends (case ch <- v:)"
+}
+
+// missingReturnHint: a function with results that can reach its end.
+func (c *checker) missingReturnHint(pos token.Pos) string {
+	sig := c.enclosingSignature(pos - 1)
+	if sig == nil || sig.Results().Len() == 0 {
+		return ""
+	}
+	var zeros []string
+	for i := 0; i < sig.Results().Len(); i++ {
+		zeros = append(zeros, c.zeroValue(sig.Results().At(i).Type()))
+	}
+	ret := "return " + strings.Join(zeros, ", ")
+	h := fmt.Sprintf("the function can reach its end without returning: end it with a return, %s", ret)
+	fd, _ := c.enclosing(pos-1, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return true
+		}
+		return false
+	}).(ast.Node)
+	var body *ast.BlockStmt
+	switch f := fd.(type) {
+	case *ast.FuncDecl:
+		body = f.Body
+	case *ast.FuncLit:
+		body = f.Body
+	}
+	if body != nil && len(body.List) > 0 {
+		switch s := body.List[len(body.List)-1].(type) {
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt:
+			h += " (a switch without a default: case can match nothing; or add a default: case that returns)"
+		case *ast.IfStmt:
+			if s.Else == nil {
+				h += " (an if without else can be skipped)"
+			}
+		case *ast.ForStmt:
+			h += " (the loop can end)"
+		}
+	}
+	return h
+}
+
+// stdArgHint: an argument of the wrong type to a standard function, where
+// the usual fix is not a conversion.
+func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	from := c.info.Types[x].Type
+	to := c.targetType(x, parents)
+	if from == nil || to == nil {
+		return ""
+	}
+	xs := c.text(x)
+	call, _ := parents[x].(*ast.CallExpr)
+	// A rune or byte where a string is wanted.
+	if b, ok := from.(*types.Basic); ok && isString(to) && c.info.Types[x].Value == nil && (b.Kind() == types.Int32 || b.Kind() == types.Uint8) {
+		what := "rune"
+		if b.Kind() == types.Uint8 {
+			what = "byte"
+		}
+		return fmt.Sprintf("%s is a %s (one character): string(%s) makes it a string; the value of a digit is int(%s - '0')", xs, what, xs, xs)
+	}
+	// time.Time (or a pointer to one) where a string is wanted.
+	if isTimeTime(deref(from)) && isString(deref(to)) {
+		if call != nil && len(call.Args) == 1 && call.Args[0] != x {
+			return ""
+		}
+		if inner, ok := x.(*ast.CallExpr); ok && len(inner.Args) == 1 && isTimeTime(c.info.Types[inner.Args[0]].Type) {
+			a := c.text(inner.Args[0])
+			return fmt.Sprintf("a time.Time is not a string: format it, %s(%s.Format(time.RFC3339))", c.text(inner.Fun), a)
+		}
+		return fmt.Sprintf("a time.Time is not a string: format it, %s.Format(time.RFC3339) (or another layout)", xs)
+	}
+	if call == nil {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Pkg() == nil || strings.HasPrefix(fn.Pkg().Path(), treePrefix) || fn.Pkg() == c.pkg {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	// A float given to a function that formats an int (its first
+	// parameter).
+	if isNumeric(from) && !isInteger(from) && isInteger(to) && sig.Results().Len() == 1 && isString(sig.Results().At(0).Type()) && len(call.Args) > 0 && call.Args[0] == x {
+		return fmt.Sprintf("%s formats an integer; for a %s write strconv.FormatFloat(%s, 'f', -1, 64) or fmt.Sprint(%s)", c.text(call.Fun), c.typeString(from), xs, xs)
+	}
+	// sort's functions for one element type given a slice of another.
+	if fn.Pkg().Path() == "sort" && sig.Recv() == nil && len(call.Args) == 1 {
+		if s, ok := from.Underlying().(*types.Slice); ok {
+			if b, ok := s.Elem().Underlying().(*types.Basic); ok && b.Info()&types.IsOrdered != 0 {
+				return fmt.Sprintf("%s sorts a %s only; slices.Sort(%s) sorts a slice of any ordered type%s", c.text(call.Fun), c.typeString(sig.Params().At(0).Type()), xs, c.importNote("slices"))
+			}
+		}
+	}
+	return c.otherCallHint(call)
+}
+
+func isTimeTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+// stdMismatchHint: the two sides of an operation of types that do not
+// mix, where the fix is not a conversion: a named number type compared
+// with the name of one of its constants, a field compared with the whole
+// struct, a value added to a slice with +=.
+func (c *checker) stdMismatchHint(pos token.Pos) string {
+	if a, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt); ok && a.Tok == token.ADD_ASSIGN && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+		if lt := c.info.Types[a.Lhs[0]].Type; lt != nil {
+			if s, ok := lt.Underlying().(*types.Slice); ok && c.argFits(a.Rhs[0], s.Elem()) {
+				l := c.text(a.Lhs[0])
+				return fmt.Sprintf("+= does not add to a slice: append, %s = append(%s, %s)", l, l, c.text(a.Rhs[0]))
+			}
+		}
+	}
+	b, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr)
+	if !ok {
+		return ""
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		tv, ov := c.info.Types[p[0]], c.info.Types[p[1]]
+		if tv.Type == nil || ov.Type == nil {
+			continue
+		}
+		// A named integer type compared with a string: its constants.
+		if named, ok := types.Unalias(tv.Type).(*types.Named); ok && isInteger(named) && ov.Value != nil && ov.Value.Kind() == constant.String && named.Obj().Pkg() != nil {
+			want := constant.StringVal(ov.Value)
+			scope := named.Obj().Pkg().Scope()
+			var consts []string
+			for _, n := range scope.Names() {
+				if k, ok := scope.Lookup(n).(*types.Const); ok && k.Exported() && types.Identical(k.Type(), named) {
+					consts = append(consts, n)
+				}
+			}
+			if len(consts) > 0 {
+				near := closest(want, consts)
+				q := c.qualifier(named.Obj().Pkg())
+				if q != "" {
+					q += "."
+				}
+				if len(near) > 3 {
+					near = near[:3]
+				}
+				for i := range near {
+					near[i] = q + near[i]
+				}
+				return fmt.Sprintf("%s is a %s, a number with named constants: compare with the constant, %s %s %s (its constants: %s, ...), or with its String(), %s.String() %s %s",
+					c.text(p[0]), c.typeString(named), c.text(p[0]), b.Op, near[0], strings.Join(near, ", "), c.text(p[0]), b.Op, c.text(p[1]))
+			}
+		}
+		// A struct compared with (or added to) a value of one of its
+		// fields' types: that field, the one named like the other side
+		// first.
+		if st, ok := deref(ov.Type).Underlying().(*types.Struct); ok {
+			want := ""
+			if sel, ok := p[0].(*ast.SelectorExpr); ok {
+				want = sel.Sel.Name
+			}
+			var match []string
+			for i := 0; i < st.NumFields(); i++ {
+				f := st.Field(i)
+				if types.Identical(f.Type(), types.Default(tv.Type)) && (f.Exported() || f.Pkg() == c.pkg) {
+					if f.Name() == want {
+						match = append([]string{f.Name()}, match...)
+					} else {
+						match = append(match, f.Name())
+					}
+				}
+			}
+			if len(match) > 0 {
+				o := c.text(p[1])
+				return fmt.Sprintf("%s is a whole %s: use its field, %s.%s", o, c.typeString(ov.Type), o, match[0])
+			}
+		}
+	}
+	return ""
+}
+
+// moreResultsHint: more variables than a function returns, where a
+// function of the same package takes the same arguments and returns as
+// many (strings.Cut for strings.Split into two variables).
+func (c *checker) moreResultsHint(pos token.Pos, m []string) string {
+	a, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt)
+	if !ok || len(a.Rhs) != 1 {
+		return ""
+	}
+	call, ok := a.Rhs[0].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Pkg() == nil || strings.HasPrefix(fn.Pkg().Path(), treePrefix) || fn.Pkg() == c.pkg || len(a.Lhs) < 2 {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	if x, ok := sel.X.(*ast.Ident); !ok {
+		return ""
+	} else if _, ok := c.info.Uses[x].(*types.PkgName); !ok {
+		return ""
+	}
+	args := make([]string, len(call.Args))
+	for i, x := range call.Args {
+		args[i] = c.text(x)
+	}
+	var best *types.Func
+	scope := fn.Pkg().Scope()
+	for _, n := range scope.Names() {
+		other, ok := scope.Lookup(n).(*types.Func)
+		if !ok || !other.Exported() || other == fn {
+			continue
+		}
+		sig := other.Type().(*types.Signature)
+		if sig.Results().Len() < len(a.Lhs) || sig.Results().Len() > len(a.Lhs)+1 {
+			continue
+		}
+		if c.checkCall(c.text(sel.X)+"."+n+"("+strings.Join(args, ", ")+")", call.Pos()) == nil {
+			continue
+		}
+		if best == nil || distance(strings.ToLower(fn.Name()), strings.ToLower(n)) < distance(strings.ToLower(fn.Name()), strings.ToLower(best.Name())) {
+			best = other
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	sig := best.Type().(*types.Signature)
+	names := c.resultNames(sig.Results())
+	return fmt.Sprintf("%s returns one value; %s.%s takes the same arguments and returns %d: write %s %s %s.%s(%s) (func %s.%s%s)",
+		m[2], c.text(sel.X), best.Name(), sig.Results().Len(), strings.Join(names, ", "), a.Tok, c.text(sel.X), best.Name(), strings.Join(args, ", "),
+		fn.Pkg().Name(), best.Name(), strings.TrimPrefix(c.sigString(sig), "func"))
+}
