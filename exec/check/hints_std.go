@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -198,6 +199,14 @@ func (c *checker) otherCallHint(call *ast.CallExpr) string {
 		}
 	}
 	short := c.shortArgs(call.Args)
+	if fn.Type().(*types.Signature).Variadic() {
+		names = nil // Printf's siblings take anything
+	}
+	// The names closest in length first (ReplaceAllString before
+	// ReplaceAllLiteralString).
+	sort.SliceStable(names, func(i, j int) bool {
+		return abs(len(names[i])-len(fn.Name())) < abs(len(names[j])-len(fn.Name()))
+	})
 	for _, n := range names {
 		if n == fn.Name() || !token.IsExported(n) || !(strings.HasPrefix(n, fn.Name()) || strings.HasPrefix(fn.Name(), n)) {
 			continue
@@ -517,13 +526,13 @@ func (c *checker) missingReturnHint(pos token.Pos) string {
 	}
 	ret := "return " + strings.Join(zeros, ", ")
 	h := fmt.Sprintf("the function can reach its end without returning: end it with a return, %s", ret)
-	fd, _ := c.enclosing(pos-1, func(n ast.Node) bool {
+	fd := c.enclosing(pos-1, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
 			return true
 		}
 		return false
-	}).(ast.Node)
+	})
 	var body *ast.BlockStmt
 	switch f := fd.(type) {
 	case *ast.FuncDecl:
@@ -735,4 +744,11 @@ func (c *checker) moreResultsHint(pos token.Pos, m []string) string {
 	return fmt.Sprintf("%s returns one value; %s.%s takes the same arguments and returns %d: write %s %s %s.%s(%s) (func %s.%s%s)",
 		m[2], c.text(sel.X), best.Name(), sig.Results().Len(), strings.Join(names, ", "), a.Tok, c.text(sel.X), best.Name(), strings.Join(args, ", "),
 		fn.Pkg().Name(), best.Name(), strings.TrimPrefix(c.sigString(sig), "func"))
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -140,6 +140,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkShapeTwins()
 	c.checkTemplates()
 	c.checkJSON()
+	c.checkVet()
 	if len(c.errs) > 0 {
 		return nil, c.result()
 	}
