@@ -1278,6 +1278,9 @@ func (c *checker) unusedHint(pos token.Pos, parents map[ast.Node]ast.Node, name 
 			return fmt.Sprintf("write _ in its place: for _, %s := range %s", c.text(rs.Value), c.text(rs.X))
 		}
 	}
+	if h := c.shadowedHint(pos, name); h != "" {
+		return h
+	}
 	return fmt.Sprintf("use %s, or delete it (or write _ in its place)", name)
 }
 
@@ -1292,11 +1295,21 @@ func (c *checker) stdMemberHint(pkg *types.Package, name string) string {
 			names = append(names, n)
 		}
 	}
+	other := c.otherPackageMember(pkg, name)
+	if other != "" {
+		other += "\n"
+	}
 	near := closest(name, names)
 	if len(near) > 5 {
 		near = near[:5]
 	}
-	h := fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
+	// The closest three with their signatures, in full.
+	for i := range near {
+		if i < 3 {
+			near[i] = c.memberSig(pkg, near[i])
+		}
+	}
+	h := other + fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
 	if pkg.Path() == "errors" {
 		h += "\n(to add context to an error, wrap it: fmt.Errorf(\"...: %w\", err))"
 	}
@@ -2471,6 +2484,8 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 		return "x++ and x-- are statements, not expressions: write n++ on its own line, then use n"
 	case strings.HasPrefix(line, "do ") || line == "do {":
 		return "Go has no do-while: write for { ...; if !cond { break } }"
+	case strings.HasPrefix(e.Msg, "expected declaration"):
+		return topLevelDefineHint(line)
 	}
 	return ""
 }

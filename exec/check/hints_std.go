@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -584,6 +585,9 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 		}
 		return fmt.Sprintf("a time.Time is not a string: format it, %s.Format(time.RFC3339) (or another layout)", xs)
 	}
+	if h := c.intoNarrowerHint(x, from, to, parents); h != "" {
+		return h
+	}
 	if call == nil {
 		return ""
 	}
@@ -751,4 +755,171 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// insteadOfMember says what a snippet writes for a member of a package
+// it may not import, at the line that uses it.
+var insteadOfMember = map[string]string{
+	"os.Exit":   "end the snippet with mcp.Exit(code) (import \"mcpfs/mcp\"), which sets mcpfs run's exit status",
+	"os.Stdout": "print with fmt.Println or fmt.Print; to encode JSON, b, err := json.Marshal(v) then fmt.Println(string(b))",
+	"os.Stderr": "print with fmt.Println; a snippet has only its standard output",
+	"os.Args":   "a snippet has no arguments: write the values in the snippet",
+}
+
+// refusedUses reports each use of a refused import's members that a
+// snippet has another way to write, at its own line.
+func (c *checker) refusedUses(im *ast.ImportSpec, p string) {
+	name := path.Base(p)
+	if im.Name != nil {
+		name = im.Name.Name
+	}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && x.Name == name {
+			if h, ok := insteadOfMember[p+"."+sel.Sel.Name]; ok {
+				c.errorf(sel.Pos(), h, "%s.%s is not available in snippets", name, sel.Sel.Name)
+			}
+		}
+		return true
+	})
+}
+
+// otherPackageMember: pkg.Name that pkg lacks but another allowed
+// package declares (slices.Reverse for strings.Reverse), and the standard
+// output a snippet prints to with fmt.
+func (c *checker) otherPackageMember(pkg *types.Package, name string) string {
+	if name == "Stdout" || name == "Stderr" {
+		return insteadOfMember["os."+name]
+	}
+	var in []string
+	for _, p := range c.allowed {
+		if p == pkg.Path() {
+			continue
+		}
+		other, err := c.cache.Import(p)
+		if err != nil {
+			continue
+		}
+		if fn, ok := other.Scope().Lookup(name).(*types.Func); ok && fn.Exported() {
+			in = append(in, other.Name()+"."+name+strings.TrimPrefix(c.sigString(fn.Type().(*types.Signature)), "func")+c.importNote(p))
+		}
+	}
+	if len(in) == 0 || len(in) > 3 {
+		return ""
+	}
+	return fmt.Sprintf("%s has no %s; %s", pkg.Name(), name, strings.Join(in, "; "))
+}
+
+// memberSig is pkg.name with its signature, for a function.
+func (c *checker) memberSig(pkg *types.Package, name string) string {
+	s := pkg.Name() + "." + name
+	if fn, ok := pkg.Scope().Lookup(name).(*types.Func); ok {
+		s += strings.TrimPrefix(c.sigString(fn.Type().(*types.Signature)), "func")
+	}
+	return s
+}
+
+// intoNarrowerHint: a call's result of one numeric type assigned, among
+// other results, to a variable of another (ParseInt's int64 to an int):
+// the function of the same package that returns the variable's type from
+// the first arguments, or the conversion after the call.
+func (c *checker) intoNarrowerHint(x ast.Expr, from, to types.Type, parents map[ast.Node]ast.Node) string {
+	a, ok := parents[x].(*ast.AssignStmt)
+	if !ok || len(a.Rhs) != 1 || len(a.Lhs) < 2 || !isNumeric(from) || !isNumeric(to) {
+		return ""
+	}
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == c.pkg {
+		return ""
+	}
+	tup, _ := c.info.Types[call].Type.(*types.Tuple)
+	if tup == nil || tup.Len() != len(a.Lhs) {
+		return ""
+	}
+	lhs := c.text(a.Lhs[0])
+	h := fmt.Sprintf("%s returns a %s: receive it in a variable of that type and convert, v, err := %s, then %s = %s(v)", c.text(call.Fun), c.typeString(from), c.text(call), lhs, c.typeString(to))
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		scope := fn.Pkg().Scope()
+		for _, n := range scope.Names() {
+			other, ok := scope.Lookup(n).(*types.Func)
+			if !ok || other == fn || !other.Exported() {
+				continue
+			}
+			sig := other.Type().(*types.Signature)
+			if sig.Results().Len() != tup.Len() || !types.Identical(sig.Results().At(0).Type(), to) || sig.Params().Len() > len(call.Args) || sig.Params().Len() == 0 {
+				continue
+			}
+			args := make([]string, sig.Params().Len())
+			for i := range args {
+				args[i] = c.text(call.Args[i])
+			}
+			cand := c.text(sel.X) + "." + n + "(" + strings.Join(args, ", ") + ")"
+			if c.checkCall(cand, call.Pos()) != nil {
+				return fmt.Sprintf("%s returns a %s; %s.%s returns a %s: write %s %s %s\nor convert: v, err := %s, then %s = %s(v)",
+					c.text(call.Fun), c.typeString(from), c.text(sel.X), n, c.typeString(to), strings.Join(c.lhsTexts(a), ", "), a.Tok, cand, c.text(call), lhs, c.typeString(to))
+			}
+		}
+	}
+	return h
+}
+
+func (c *checker) lhsTexts(a *ast.AssignStmt) []string {
+	var out []string
+	for _, l := range a.Lhs {
+		out = append(out, c.text(l))
+	}
+	return out
+}
+
+// shadowedHint: a variable declared by := in an inner block, never used,
+// while one of the same name is declared outside: the = meant.
+func (c *checker) shadowedHint(pos token.Pos, name string) string {
+	a, ok := c.enclosing(pos, func(n ast.Node) bool { a, ok := n.(*ast.AssignStmt); return ok && a.Tok == token.DEFINE }).(*ast.AssignStmt)
+	if !ok {
+		return ""
+	}
+	var id *ast.Ident
+	for _, l := range a.Lhs {
+		if i, ok := l.(*ast.Ident); ok && i.Name == name && i.Pos() == pos {
+			id = i
+		}
+	}
+	if id == nil {
+		return ""
+	}
+	obj := c.info.Defs[id]
+	if obj == nil || obj.Parent() == nil || obj.Parent().Parent() == nil {
+		return ""
+	}
+	_, outer := obj.Parent().Parent().LookupParent(name, id.Pos())
+	if outer == nil || outer.Parent() == types.Universe || outer.Pkg() != c.pkg {
+		return ""
+	}
+	if _, ok := outer.(*types.Var); !ok {
+		return ""
+	}
+	var rhs []string
+	for _, r := range a.Rhs {
+		rhs = append(rhs, c.text(r))
+	}
+	return fmt.Sprintf("this := declares a new %s inside the block, which hides the %s declared at line %d: to set that one, assign with = instead of :=, %s = %s",
+		name, name, c.fset.Position(outer.Pos()).Line, strings.Join(c.lhsTexts(a), ", "), strings.Join(rhs, ", "))
+}
+
+var reTopLevelDefine = regexp.MustCompile(`^(\w+(?:\s*,\s*\w+)*)\s*:=\s*(.+)$`)
+
+// topLevelDefineHint: x := v outside a function.
+func topLevelDefineHint(line string) string {
+	m := reTopLevelDefine.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf(":= declares only inside a function; outside one write var %s = %s", m[1], m[2])
 }

@@ -201,6 +201,7 @@ func (c *checker) checkImports() {
 				continue
 			}
 			c.errorf(im.Path.Pos(), c.importHint(p), "import %q is not allowed in snippets", p)
+			c.refusedUses(im, p)
 		}
 	}
 }
