@@ -1490,7 +1490,12 @@ func (c *checker) sigString(sig *types.Signature) string {
 	ps := sig.Params()
 	for i := 0; i < ps.Len(); i++ {
 		name, t := ps.At(i).Name(), c.typeString(ps.At(i).Type())
-		if i+1 < ps.Len() && name != "" && types.Identical(ps.At(i).Type(), ps.At(i+1).Type()) {
+		if sig.Variadic() && i == ps.Len()-1 {
+			if s, ok := ps.At(i).Type().(*types.Slice); ok {
+				t = "..." + c.typeString(s.Elem())
+			}
+		}
+		if i+1 < ps.Len() && name != "" && types.Identical(ps.At(i).Type(), ps.At(i+1).Type()) && !(sig.Variadic() && i+1 == ps.Len()-1) {
 			parts = append(parts, name)
 			continue
 		}

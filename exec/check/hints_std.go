@@ -10,7 +10,9 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The hints below are about the standard library and the language: they
@@ -31,6 +33,12 @@ var (
 	reMissingRet   = regexp.MustCompile(`^missing return$`)
 	reInferred     = regexp.MustCompile(`^in call to ([\w.]+), type (func\(.*\) bool) of .* does not match inferred type (func\(.*\) int) for `)
 	reInCall       = regexp.MustCompile(`^in call to ([\w.()*]+), `)
+	reIterLen      = regexp.MustCompile(`^invalid argument: (.+) \(value of func type (iter\.Seq2?\[.+\])\) for built-in (len|cap)$`)
+	reOpStruct     = regexp.MustCompile(`^invalid operation: operator (\S+) not defined on (.+) \((?:variable|value) of struct type (.+)\)$`)
+	reSendOnly     = regexp.MustCompile(`^invalid operation: cannot receive from send-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
+	reRecvOnly     = regexp.MustCompile(`^invalid operation: cannot send to receive-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
+	reCapMap       = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of type (map\[.+)\) for built-in cap$`)
+	reUnusedAlt    = regexp.MustCompile(`^(\w+) declared and not used$`)
 	reCallerMethod = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)\)$`)
 )
 
@@ -81,8 +89,35 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 		return fmt.Sprintf("%s wants a comparison that returns an int (negative, zero or positive), not a bool: write %s { return cmp.Compare(a, b) }%s", m[1], m[3], c.importNote("cmp"))
 	case reInCall.MatchString(msg):
 		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok {
-			return c.otherCallHint(call)
+			if h := c.otherCallHint(call); h != "" {
+				return h
+			}
+			return c.mapForSlicesHint(call)
 		}
+	case reIterLen.MatchString(msg):
+		m := reIterLen.FindStringSubmatch(msg)
+		return fmt.Sprintf("%s is an iterator (%s), which has no length: collect it first, %s(slices.Collect(%s))%s, or count in a for range loop", m[1], m[2], m[3], m[1], c.importNote("slices"))
+	case reOpStruct.MatchString(msg):
+		return c.opMethodHint(te.Pos, reOpStruct.FindStringSubmatch(msg))
+	case reSendOnly.MatchString(msg):
+		m := reSendOnly.FindStringSubmatch(msg)
+		return fmt.Sprintf("%s is send-only (%s): to receive from it, declare it as a receive-only <-chan %s, or chan %s to send and receive", m[2], m[3], strings.TrimPrefix(m[3], "chan<- "), strings.TrimPrefix(m[3], "chan<- "))
+	case reRecvOnly.MatchString(msg):
+		m := reRecvOnly.FindStringSubmatch(msg)
+		return fmt.Sprintf("%s is receive-only (%s): to send on it, declare it as a send-only chan<- %s, or chan %s to send and receive", m[2], m[3], strings.TrimPrefix(m[3], "<-chan "), strings.TrimPrefix(m[3], "<-chan "))
+	case reCapMap.MatchString(msg):
+		m := reCapMap.FindStringSubmatch(msg)
+		return fmt.Sprintf("a map has no capacity: len(%s) counts its entries", m[1])
+	case reUnusedAlt.MatchString(msg):
+		name := reUnusedAlt.FindStringSubmatch(msg)[1]
+		if ts, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.TypeSwitchStmt); return ok }).(*ast.TypeSwitchStmt); ok {
+			if a, ok := ts.Assign.(*ast.AssignStmt); ok && len(a.Rhs) == 1 {
+				if ta, ok := a.Rhs[0].(*ast.TypeAssertExpr); ok {
+					return fmt.Sprintf("no case uses %s: write switch %s.(type) without %s :=", name, c.text(ta.X), name)
+				}
+			}
+		}
+		return c.unusedHint(te.Pos, parents, name)
 	case reCallerMethod.MatchString(msg):
 		return c.unknownMethodHint(te.Pos, parents)
 	case reCannotUse.MatchString(msg):
@@ -91,6 +126,19 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 		}
 	case reMismatch.MatchString(msg):
 		return c.stdMismatchHint(te.Pos)
+	case strings.HasPrefix(msg, "not enough arguments in call to "):
+		// A function called where it is to be passed: sc.Split(bufio.ScanWords()).
+		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok && len(call.Args) == 0 {
+			if outer, ok := parents[call].(*ast.CallExpr); ok {
+				if ft := c.targetType(call, parents); ft != nil {
+					if _, isFunc := ft.Underlying().(*types.Signature); isFunc {
+						if t := c.info.Types[call.Fun].Type; t != nil && types.AssignableTo(t, ft) {
+							return fmt.Sprintf("%s wants the function itself, which it calls: pass it without (), %s(%s)", c.text(outer.Fun), c.text(outer.Fun), c.text(call.Fun))
+						}
+					}
+				}
+			}
+		}
 	case strings.HasPrefix(msg, "too many arguments in call to "):
 		// Another function that takes them all (slices.SortFunc for
 		// slices.Sort given a comparison); the rest is said by argsHint.
@@ -572,6 +620,12 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 		if b.Kind() == types.Uint8 {
 			what = "byte"
 		}
+		if id, ok := x.(*ast.Ident); ok {
+			if rs := c.rangeOfValue(id); rs != nil && isString(c.info.Types[rs.X].Type) {
+				rx := c.text(rs.X)
+				return fmt.Sprintf("ranging over a string gives its characters (runes), so %s is a rune: for its lines write for _, %s := range strings.Split(%s, \"\\n\"), or for words strings.Fields(%s); for one character, string(%s)", xs, xs, rx, rx, xs)
+			}
+		}
 		return fmt.Sprintf("%s is a %s (one character): string(%s) makes it a string; the value of a digit is int(%s - '0')", xs, what, xs, xs)
 	}
 	// time.Time (or a pointer to one) where a string is wanted.
@@ -596,6 +650,29 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 		return ""
 	}
 	sig := fn.Type().(*types.Signature)
+	// A number for a duration string.
+	if fn.FullName() == "time.ParseDuration" && isNumeric(from) {
+		return fmt.Sprintf("a duration string has a unit: \"%ss\", \"%sm\", \"1h30m\"; for a number of seconds, skip the parsing: time.Duration(%s) * time.Second", xs, xs, xs)
+	}
+	// A slice where an interface is wanted that a named slice type of
+	// the package implements (sort.IntSlice for sort.Interface).
+	if iface, ok := to.Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
+		if named, ok := types.Unalias(to).(*types.Named); ok && named.Obj().Pkg() != nil {
+			scope := named.Obj().Pkg().Scope()
+			for _, n := range scope.Names() {
+				tn, ok := scope.Lookup(n).(*types.TypeName)
+				if !ok || !tn.Exported() || !types.Identical(tn.Type().Underlying(), from.Underlying()) || !types.Implements(tn.Type(), iface) {
+					continue
+				}
+				q := c.qualifier(named.Obj().Pkg()) + "."
+				h := fmt.Sprintf("a %s is not a %s; %s%s is, with the same elements: write %s(%s%s(%s))", c.typeString(from), c.typeString(to), q, n, c.text(call.Fun), q, n, xs)
+				if named.Obj().Pkg().Path() == "sort" {
+					h += "; or, without sort's interfaces, slices.Sort(" + xs + ") and slices.Reverse(" + xs + ") (import \"slices\")"
+				}
+				return h
+			}
+		}
+	}
 	// A float given to a function that formats an int (its first
 	// parameter).
 	if isNumeric(from) && !isInteger(from) && isInteger(to) && sig.Results().Len() == 1 && isString(sig.Results().At(0).Type()) && len(call.Args) > 0 && call.Args[0] == x {
@@ -609,7 +686,92 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 			}
 		}
 	}
-	return c.otherCallHint(call)
+	if h := c.otherCallHint(call); h != "" {
+		return h
+	}
+	if h := c.missingArgHint(call, fn); h != "" {
+		return h
+	}
+	return ""
+}
+
+// missingArgHint: an argument of the wrong type where the call checks
+// with one more argument put before it (slices.Insert without the
+// index): the call with that parameter named.
+func (c *checker) missingArgHint(call *ast.CallExpr, fn *types.Func) string {
+	sig := fn.Type().(*types.Signature)
+	args := make([]string, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = c.text(a)
+	}
+	short := c.shortArgs(call.Args)
+	for i := 0; i <= len(args) && i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			break
+		}
+		try := append(append(append([]string(nil), args[:i]...), c.zeroValue(p.Type())), args[i:]...)
+		if c.checkCall(c.text(call.Fun)+"("+strings.Join(try, ", ")+")", call.Pos()) != nil {
+			named := append(append(append([]string(nil), short[:i]...), c.placeholder(p)), short[i:]...)
+			return fmt.Sprintf("the argument %s is missing: write %s(%s)\nfunc %s.%s%s", p.Name(), c.text(call.Fun), strings.Join(named, ", "), fn.Pkg().Name(), fn.Name(), strings.TrimPrefix(c.sigString(sig), "func"))
+		}
+	}
+	return ""
+}
+
+// rangeOfValue is the range statement that declares id as its value.
+func (c *checker) rangeOfValue(id *ast.Ident) *ast.RangeStmt {
+	obj := c.info.Uses[id]
+	if obj == nil {
+		return nil
+	}
+	var found *ast.RangeStmt
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok || found != nil {
+			return found == nil
+		}
+		if v, ok := rs.Value.(*ast.Ident); ok && c.info.Defs[v] == obj {
+			found = rs
+		}
+		return found == nil
+	})
+	return found
+}
+
+// opMethodHint: an operator on a struct type that has a method for it
+// (end.Sub(start) for end - start on time.Time).
+func (c *checker) opMethodHint(pos token.Pos, m []string) string {
+	b, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr)
+	if !ok {
+		return ""
+	}
+	t := c.info.Types[b.X].Type
+	if t == nil {
+		return ""
+	}
+	byOp := map[string][]string{
+		"-": {"Sub", "Minus"}, "+": {"Add", "Plus"}, "*": {"Mul"}, "/": {"Div", "Quo"},
+		"<": {"Before", "Less", "Compare"}, ">": {"After", "Compare"}, "<=": {"Compare"}, ">=": {"Compare"},
+	}
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for _, name := range byOp[m[1]] {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			continue
+		}
+		fn := sel.Obj().(*types.Func)
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() != 1 || !c.argFits(b.Y, sig.Params().At(0).Type()) {
+			continue
+		}
+		call := fmt.Sprintf("%s.%s(%s)", c.text(b.X), name, c.text(b.Y))
+		if name == "Compare" {
+			call = fmt.Sprintf("%s.Compare(%s) %s 0", c.text(b.X), c.text(b.Y), m[1])
+		}
+		return fmt.Sprintf("%s has no operator %s; its method does it: write %s (%s%s)", c.typeString(t), m[1], call, name, strings.TrimPrefix(c.sigString(sig), "func"))
+	}
+	return ""
 }
 
 func isTimeTime(t types.Type) bool {
@@ -638,6 +800,19 @@ func (c *checker) stdMismatchHint(pos token.Pos) string {
 		tv, ov := c.info.Types[p[0]], c.info.Types[p[1]]
 		if tv.Type == nil || ov.Type == nil {
 			continue
+		}
+		// A byte or rune compared with a string of one character.
+		if bt, ok := types.Unalias(tv.Type).(*types.Basic); ok && tv.Value == nil && (bt.Kind() == types.Uint8 || bt.Kind() == types.Int32) && ov.Value != nil && ov.Value.Kind() == constant.String {
+			sv := constant.StringVal(ov.Value)
+			if utf8.RuneCountInString(sv) == 1 {
+				return fmt.Sprintf("%s is a %s (one character): compare it with a character in single quotes, %s %s %s", c.text(p[0]), bt.Name(), c.text(p[0]), b.Op, strconv.QuoteRune([]rune(sv)[0]))
+			}
+			return fmt.Sprintf("%s is one character: compare the string itself, or a part of it, strings.HasPrefix(s[i:], %s)", c.text(p[0]), c.text(p[1]))
+		}
+		// A named integer type (time.Duration) with a float variable.
+		if named, ok := types.Unalias(tv.Type).(*types.Named); ok && isInteger(named) && ov.Value == nil && isNumeric(ov.Type) && !isInteger(ov.Type) && (b.Op == token.MUL || b.Op == token.QUO) {
+			nt := c.typeString(named)
+			return fmt.Sprintf("%s is an integer type: do the arithmetic in float64 and convert the result, %s(%s %s float64(%s))", nt, nt, c.text(p[1]), b.Op, c.text(p[0]))
 		}
 		// A named integer type compared with a string: its constants.
 		if named, ok := types.Unalias(tv.Type).(*types.Named); ok && isInteger(named) && ov.Value != nil && ov.Value.Kind() == constant.String && named.Obj().Pkg() != nil {
@@ -760,10 +935,17 @@ func abs(n int) int {
 // insteadOfMember says what a snippet writes for a member of a package
 // it may not import, at the line that uses it.
 var insteadOfMember = map[string]string{
-	"os.Exit":   "end the snippet with mcp.Exit(code) (import \"mcpfs/mcp\"), which sets mcpfs run's exit status",
-	"os.Stdout": "print with fmt.Println or fmt.Print; to encode JSON, b, err := json.Marshal(v) then fmt.Println(string(b))",
-	"os.Stderr": "print with fmt.Println; a snippet has only its standard output",
-	"os.Args":   "a snippet has no arguments: write the values in the snippet",
+	"os.Exit":     "end the snippet with mcp.Exit(code) (import \"mcpfs/mcp\"), which sets mcpfs run's exit status",
+	"os.Stdout":   "print with fmt.Println or fmt.Print; to encode JSON, b, err := json.Marshal(v) then fmt.Println(string(b))",
+	"os.Stderr":   "print with fmt.Println; a snippet has only its standard output",
+	"os.Args":     "a snippet has no arguments: write the values in the snippet",
+	"log.Fatal":   "print the error with fmt.Println(err), then end with mcp.Exit(1) (import \"mcpfs/mcp\")",
+	"log.Fatalf":  "print with fmt.Printf(...), then end with mcp.Exit(1) (import \"mcpfs/mcp\")",
+	"log.Fatalln": "print the error with fmt.Println(err), then end with mcp.Exit(1) (import \"mcpfs/mcp\")",
+	"log.Println": "print with fmt.Println",
+	"log.Printf":  "print with fmt.Printf",
+	"log.Print":   "print with fmt.Print",
+	"log.Panic":   "print with fmt.Println, then panic(...) or mcp.Exit(1)",
 }
 
 // refusedUses reports each use of a refused import's members that a
@@ -922,4 +1104,30 @@ func topLevelDefineHint(line string) string {
 		return ""
 	}
 	return fmt.Sprintf(":= declares only inside a function; outside one write var %s = %s", m[1], m[2])
+}
+
+// mapForSlicesHint: a function of package slices given a map: the map's
+// own way to do it (an index for Contains), or its keys.
+func (c *checker) mapForSlicesHint(call *ast.CallExpr) string {
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "slices" || len(call.Args) == 0 {
+		return ""
+	}
+	mt, ok := underlying(c.info.Types[call.Args[0]].Type).(*types.Map)
+	if !ok {
+		return ""
+	}
+	m := c.text(call.Args[0])
+	switch {
+	case strings.HasPrefix(fn.Name(), "Contains") && len(call.Args) == 2:
+		k := c.text(call.Args[1])
+		h := fmt.Sprintf("a map is not a slice: look the key up, _, ok := %s[%s] (ok tells whether it is there)", m, k)
+		if types.Identical(mt.Elem(), types.Typ[types.Bool]) {
+			h += fmt.Sprintf(", or, for a map of bools, %s[%s]", m, k)
+		}
+		return h + fmt.Sprintf("; for a value, slices.Contains(slices.Collect(maps.Values(%s)), v)", m)
+	case strings.HasPrefix(fn.Name(), "Sort"):
+		return fmt.Sprintf("a map has no order: sort its keys, for _, k := range slices.Sorted(maps.Keys(%s)) { ... %s[k] ... }%s", m, m, c.importNote("maps"))
+	}
+	return fmt.Sprintf("a map is not a slice: its keys are slices.Collect(maps.Keys(%s)), its values slices.Collect(maps.Values(%s))%s", m, m, c.importNote("maps"))
 }

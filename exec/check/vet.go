@@ -24,6 +24,7 @@ func (c *checker) checkVet() {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			c.vetPrintf(n)
+			c.vetUnmarshal(n)
 		case *ast.FuncType:
 			c.vetLockParams(n)
 		case *ast.StructType:
@@ -85,12 +86,15 @@ func (c *checker) vetPrintf(call *ast.CallExpr) {
 	}
 	args := call.Args[fi+1:]
 	if len(verbs) != len(args) {
-		what := "add the missing argument"
+		what, kind := "add the missing argument", "missing argument"
 		if len(verbs) < len(args) {
-			what = "drop the extra argument, or add its verb (%v)"
+			what, kind = "drop the extra argument, or add its verb (%v)", "extra argument"
+			if fn.Name() == "Errorf" && types.Implements(c.info.Types[args[len(args)-1]].Type, types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
+				what = "wrap the error with a %w verb for it (\"...: %w\"), or drop it"
+			}
 		}
 		c.errorf(call.Pos(), fmt.Sprintf("each verb takes one argument, in order: %s", what),
-			"fmt.%s format %q has %d verbs but %d arguments: missing argument or extra verb", fn.Name(), format, len(verbs), len(args))
+			"fmt.%s format %q has %d verbs but %d arguments: %s", fn.Name(), format, len(verbs), len(args), kind)
 		return
 	}
 	for i, v := range verbs {
@@ -373,4 +377,38 @@ func fixTag(tag string) string {
 		out = append(out, k+":"+strconv.Quote(v))
 	}
 	return strings.Join(out, " ")
+}
+
+// vetUnmarshal: json.Unmarshal or a Decoder's Decode given a value, not a
+// pointer (it cannot set it).
+func (c *checker) vetUnmarshal(call *ast.CallExpr) {
+	fn, _ := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "encoding/json" {
+		return
+	}
+	var arg ast.Expr
+	switch fn.Name() {
+	case "Unmarshal":
+		if len(call.Args) == 2 {
+			arg = call.Args[1]
+		}
+	case "Decode":
+		if len(call.Args) == 1 {
+			arg = call.Args[0]
+		}
+	}
+	if arg == nil {
+		return
+	}
+	t := c.info.Types[arg].Type
+	if t == nil {
+		return
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+		return
+	}
+	a := c.text(arg)
+	c.errorf(arg.Pos(), fmt.Sprintf("it fills what the pointer points to: pass the address, &%s", a),
+		"%s.%s is given %s, a %s, not a pointer: it cannot set it", fn.Pkg().Name(), fn.Name(), a, c.typeString(t))
 }
