@@ -213,6 +213,12 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				if names[0] == "out" || names[0] == "v1" {
 					names[0] = "res"
 				}
+				for i, n := range names {
+					// A name that would hide a package: its first letter.
+					if _, isPkg := c.info.Uses[&ast.Ident{Name: n}]; isPkg || c.pkgNameInFile(n) {
+						names[i] = n[:1]
+					}
+				}
 				check := "check err"
 				if names[len(names)-1] == "ok" {
 					check = "check ok"
@@ -758,7 +764,13 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 		return h
 	}
 	if s, ok := from.Underlying().(*types.Slice); ok && isString(s.Elem()) && isString(to) {
-		return fmt.Sprintf("a %s is several strings: write strings.Join(%s, \", \") (or pick one, %s[0])", c.typeString(from), xs, xs)
+		sep := `", "`
+		if kv, ok := c.enclosing(x.Pos(), func(n ast.Node) bool { kv, ok := n.(*ast.KeyValueExpr); return ok && kv.Value == x }).(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && textField(id.Name) {
+				sep = `"\n"`
+			}
+		}
+		return fmt.Sprintf("a %s is several strings: write strings.Join(%s, %s) (or pick one, %s[0])", c.typeString(from), xs, sep, xs)
 	}
 	if h := c.siblingHint(x, from); h != "" {
 		return h
@@ -1017,7 +1029,28 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
 		tv := c.info.Types[p[1]]
 		if t := c.info.Types[p[0]].Type; t != nil && isString(t) && tv.Value != nil && isNumeric(tv.Type) {
+			if b.Op == token.ADD {
+				h := fmt.Sprintf("a string and a number do not add: write the number as text, \"%s\"", tv.Value.ExactString())
+				if inner, ok := ast.Unparen(b.X).(*ast.BinaryExpr); ok && p[0] == b.X {
+					if call, ok := ast.Unparen(inner.Y).(*ast.CallExpr); ok && len(call.Args) == 1 && isString(c.info.Types[call].Type) && isNumeric(c.info.Types[call.Args[0]].Type) {
+						h += fmt.Sprintf(", or add before converting, %s(%s + %s)", c.text(call.Fun), c.text(call.Args[0]), c.text(p[1]))
+					}
+				}
+				return h
+			}
 			return fmt.Sprintf("%s is a string: compare it with a string, %q, or convert it first, n, err := strconv.Atoi(%s)", c.text(p[0]), tv.Value.ExactString(), c.text(p[0]))
+		}
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		tv := c.info.Types[p[1]]
+		if t := c.info.Types[p[0]].Type; t != nil && isInteger(t) && tv.Value != nil && tv.Value.Kind() == constant.Bool && (b.Op == token.EQL || b.Op == token.NEQ) {
+			h := fmt.Sprintf("%s is an int, not a bool: compare it with a number, %s == 0", c.text(p[0]), c.text(p[0]))
+			if call, ok := ast.Unparen(p[0]).(*ast.CallExpr); ok && len(call.Args) == 2 {
+				if fn := c.calleeFunc(call); fn != nil && strings.HasPrefix(fn.Name(), "Compare") {
+					h = fmt.Sprintf("%s returns -1, 0 or +1 (0 when equal): write %s == 0, or simply %s == %s", c.text(call.Fun), c.text(call), c.text(call.Args[0]), c.text(call.Args[1]))
+				}
+			}
+			return h
 		}
 	}
 	switch {
@@ -1279,6 +1312,9 @@ func (c *checker) unusedHint(pos token.Pos, parents map[ast.Node]ast.Node, name 
 		}
 	}
 	if h := c.shadowedHint(pos, name); h != "" {
+		return h
+	}
+	if h := c.cleanupUnusedHint(pos, name); h != "" {
 		return h
 	}
 	return fmt.Sprintf("use %s, or delete it (or write _ in its place)", name)
@@ -2491,6 +2527,10 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 		return "Go has no do-while: write for { ...; if !cond { break } }"
 	case strings.HasPrefix(e.Msg, "expected declaration"):
 		return topLevelDefineHint(line)
+	case strings.Contains(e.Msg, "missing ',' before newline in composite literal"):
+		return fmt.Sprintf("each element of a literal written over several lines ends with a comma, the last one too: %s,", line)
+	case strings.Contains(e.Msg, "missing ',' before newline in argument list"):
+		return fmt.Sprintf("each argument written over several lines ends with a comma, the last one too: %s,", line)
 	}
 	return ""
 }
@@ -2613,6 +2653,13 @@ func (c *checker) nilAsHint(pos token.Pos) string {
 	if _, ok := t.(*types.TypeParam); ok {
 		ts := c.typeString(t)
 		return fmt.Sprintf("nil is not a %s (a type parameter): return its zero value, var zero %s; return zero", ts, ts)
+	}
+	if r, ok := parents[id].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+		h := fmt.Sprintf("nil is not %s %s: return its zero value, return %s", article(c.typeString(t)), c.typeString(t), c.zeroValue(t))
+		if isInteger(t) {
+			h += " (or return -1 for \"not found\", as strings.Index does)"
+		}
+		return h
 	}
 	return fmt.Sprintf("nil is not a %s: write its zero value, %s", c.typeString(t), c.zeroValue(t))
 }
@@ -2906,4 +2953,29 @@ func (c *checker) asFuncHint(x ast.Expr, from types.Type, parents map[ast.Node]a
 	}
 	q := c.qualifier(named.Obj().Pkg())
 	return fmt.Sprintf("to ask whether %s is a %s, use %s.%s: if v, ok := %s.%s(%s); ok { ... }", c.text(call.Args[0]), c.typeString(named), q, as.Name(), q, as.Name(), c.text(call.Args[0]))
+}
+
+// textField reports whether a field's name says it holds text of lines.
+func textField(name string) bool {
+	switch strings.ToLower(name) {
+	case "text", "content", "contents", "body", "data", "source", "markdown":
+		return true
+	}
+	return false
+}
+
+// pkgNameInFile reports whether name is the name of a package the
+// snippet imports.
+func (c *checker) pkgNameInFile(name string) bool {
+	for _, im := range c.file.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		n := path.Base(p)
+		if im.Name != nil {
+			n = im.Name.Name
+		}
+		if n == name {
+			return true
+		}
+	}
+	return false
 }

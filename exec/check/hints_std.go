@@ -39,6 +39,11 @@ var (
 	reRecvOnly     = regexp.MustCompile(`^invalid operation: cannot send to receive-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
 	reCapMap       = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of type (map\[.+)\) for built-in cap$`)
 	reUnusedAlt    = regexp.MustCompile(`^(\w+) declared and not used$`)
+	reNonNumericOp = regexp.MustCompile(`^invalid operation: (.+)(\+\+|--) \(non-numeric type (.+)\)$`)
+	reGenericBare  = regexp.MustCompile(`^cannot use generic type (\w+)\[(.+)\] without instantiation$`)
+	reUncomparable = regexp.MustCompile(`^invalid operation: (.+) == (.+) \(struct containing (.+) cannot be compared\)$`)
+	reMissingMeth  = regexp.MustCompile(`(\S+) does not implement (\S+) \(missing method (\w+)\)`)
+	reFallthrough  = regexp.MustCompile(`^cannot fallthrough final case in switch$`)
 	reCallerMethod = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)\)$`)
 )
 
@@ -120,6 +125,33 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 		return c.unusedHint(te.Pos, parents, name)
 	case reCallerMethod.MatchString(msg):
 		return c.unknownMethodHint(te.Pos, parents)
+	case reNonNumericOp.MatchString(msg):
+		m := reNonNumericOp.FindStringSubmatch(msg)
+		if st, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IncDecStmt); return ok }).(*ast.IncDecStmt); ok {
+			if t := c.info.Types[st.X].Type; t != nil {
+				if sel := types.NewMethodSet(types.NewPointer(t)).Lookup(nil, "Add"); sel != nil {
+					d := "1"
+					if m[2] == "--" {
+						d = "-1"
+					}
+					fn := sel.Obj().(*types.Func)
+					return fmt.Sprintf("a %s is not a number; its Add method counts: write %s.Add(%s) (Add%s)", m[3], c.text(st.X), d, strings.TrimPrefix(c.sigString(fn.Type().(*types.Signature)), "func"))
+				}
+			}
+		}
+	case reGenericBare.MatchString(msg):
+		m := reGenericBare.FindStringSubmatch(msg)
+		return fmt.Sprintf("%s is generic: say what it holds, %s[int] or %s[string] (the type for %s)", m[1], m[1], m[1], m[2])
+	case reUncomparable.MatchString(msg):
+		return c.uncomparableHint(te.Pos)
+	case reMissingMeth.MatchString(msg) && c.pkg != nil && c.pkg.Scope().Lookup(strings.TrimPrefix(reMissingMeth.FindStringSubmatch(msg)[1], "*")) != nil:
+		// A type of the snippet's own that lacks a method.
+		if h := c.missingMethodHint(te.Pos, reMissingMeth.FindStringSubmatch(msg)); h != "" {
+			return h
+		}
+	case reFallthrough.MatchString(msg):
+		return "there is no case after it to fall into: delete the fallthrough (or add the case it should reach)"
+
 	case reCannotUse.MatchString(msg):
 		if x := outerExpr(at); x != nil {
 			return c.stdArgHint(x, parents)
@@ -352,6 +384,22 @@ func (c *checker) stdArgCountHint(call *ast.CallExpr) string {
 // placeholder is what to write for a missing argument: the parameter's
 // name, with a value of its type where the name says little.
 func (c *checker) placeholder(p *types.Var) string {
+	// A pointer to a package's type that the package has values of
+	// (time.UTC for a *time.Location).
+	if pt, ok := p.Type().(*types.Pointer); ok {
+		if n, ok := types.Unalias(pt.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != c.pkg {
+			scope := n.Obj().Pkg().Scope()
+			var vals []string
+			for _, name := range scope.Names() {
+				if v, ok := scope.Lookup(name).(*types.Var); ok && v.Exported() && types.Identical(v.Type(), p.Type()) {
+					vals = append(vals, c.qualifiedName(n.Obj().Pkg(), name))
+				}
+			}
+			if len(vals) > 0 && len(vals) <= 3 {
+				return strings.Join(vals, " or ")
+			}
+		}
+	}
 	if p.Name() != "" && p.Name() != "_" {
 		return p.Name()
 	}
@@ -614,6 +662,41 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 	}
 	xs := c.text(x)
 	call, _ := parents[x].(*ast.CallExpr)
+	if h := c.pointerArgHint(x, from, to, parents); h != "" {
+		return h
+	}
+	// A string constant where a named integer type with constants is
+	// wanted: the constant of that name (time.March for "March").
+	if tv := c.info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
+		if named, ok := types.Unalias(to).(*types.Named); ok && isInteger(named) && named.Obj().Pkg() != nil {
+			if consts := c.constsOfType(named); len(consts) > 0 {
+				near := closest(constant.StringVal(tv.Value), consts)
+				return fmt.Sprintf("a %s is a number with named constants: write %s, not a string", c.typeString(named), c.qualifiedName(named.Obj().Pkg(), near[0]))
+			}
+		}
+	}
+	// A slice for a variadic parameter of its element type.
+	if call != nil && len(call.Args) > 0 && call.Args[len(call.Args)-1] == x && !call.Ellipsis.IsValid() {
+		if sig, ok := c.info.Types[call.Fun].Type.(*types.Signature); ok && sig.Variadic() && len(call.Args) == sig.Params().Len() {
+			if sl, ok := from.Underlying().(*types.Slice); ok && types.AssignableTo(sl.Elem(), to) {
+				return fmt.Sprintf("%s takes its %ss one by one: spread the slice, %s(%s...)", c.text(call.Fun), c.typeString(to), c.text(call.Fun), strings.Join(c.shortArgs(call.Args), ", "))
+			}
+		}
+	}
+	// A string for an int parameter: a number, not a message.
+	if tv := c.info.Types[x]; call != nil && tv.Value != nil && tv.Value.Kind() == constant.String && isInteger(to) {
+		if fn := c.calleeFunc(call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == treePrefix+"mcp" && fn.Name() == "Exit" {
+			return fmt.Sprintf("mcp.Exit takes the exit status, a number: print the message first, fmt.Println(%s), then mcp.Exit(1)", xs)
+		}
+	}
+	// An int constant for an indent string: that many spaces.
+	if tv := c.info.Types[x]; call != nil && tv.Value != nil && tv.Value.Kind() == constant.Int && isString(to) {
+		if p := c.paramFor(call, x); p != nil && strings.Contains(strings.ToLower(p.Name()), "indent") {
+			if n, ok := constant.Int64Val(tv.Value); ok && n > 0 && n <= 16 {
+				return fmt.Sprintf("%s is a string, not a width: write %q", p.Name(), strings.Repeat(" ", int(n)))
+			}
+		}
+	}
 	// A rune or byte where a string is wanted.
 	if b, ok := from.(*types.Basic); ok && isString(to) && c.info.Types[x].Value == nil && (b.Kind() == types.Int32 || b.Kind() == types.Uint8) {
 		what := "rune"
@@ -691,6 +774,182 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 	}
 	if h := c.missingArgHint(call, fn); h != "" {
 		return h
+	}
+	if isByteSlice(to) && isString(from) {
+		if h := c.argPackageHint(x, from, parents); h != "" {
+			return h
+		}
+		return fmt.Sprintf("%s takes a []byte: convert the string, []byte(%s)", c.text(call.Fun), xs)
+	}
+	return ""
+}
+
+// paramFor is the parameter of call's function that the argument x is
+// passed to.
+func (c *checker) paramFor(call *ast.CallExpr, x ast.Expr) *types.Var {
+	sig, ok := c.info.Types[call.Fun].Type.(*types.Signature)
+	if !ok {
+		return nil
+	}
+	for i, a := range call.Args {
+		if a == x {
+			if i >= sig.Params().Len() {
+				if sig.Variadic() {
+					return sig.Params().At(sig.Params().Len() - 1)
+				}
+				return nil
+			}
+			return sig.Params().At(i)
+		}
+	}
+	return nil
+}
+
+// constsOfType lists the exported constants of a named type's package
+// that have that type.
+func (c *checker) constsOfType(named *types.Named) []string {
+	scope := named.Obj().Pkg().Scope()
+	var consts []string
+	for _, n := range scope.Names() {
+		if k, ok := scope.Lookup(n).(*types.Const); ok && k.Exported() && types.Identical(k.Type(), named) {
+			consts = append(consts, n)
+		}
+	}
+	return consts
+}
+
+// qualifiedName is pkg.name as the snippet writes it.
+func (c *checker) qualifiedName(pkg *types.Package, name string) string {
+	if q := c.qualifier(pkg); q != "" {
+		return q + "." + name
+	}
+	return name
+}
+
+// pointerArgHint: a value where a pointer is wanted, or a pointer to
+// another type, outside the generated API's structs (where an optional
+// field wants mcp.Ptr).
+func (c *checker) pointerArgHint(x ast.Expr, from, to types.Type, parents map[ast.Node]ast.Node) string {
+	pt, ok := to.Underlying().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	if kv, ok := parents[x].(*ast.KeyValueExpr); ok {
+		if lit, ok := parents[kv].(*ast.CompositeLit); ok {
+			if n, ok := types.Unalias(deref(c.info.Types[lit].Type)).(*types.Named); ok && n.Obj().Pkg() != nil && strings.HasPrefix(n.Obj().Pkg().Path(), treePrefix) {
+				return ""
+			}
+		}
+	}
+	if lit, ok := parents[x].(*ast.CompositeLit); ok {
+		if n, ok := types.Unalias(deref(c.info.Types[lit].Type)).(*types.Named); ok && n.Obj().Pkg() != nil && strings.HasPrefix(n.Obj().Pkg().Path(), treePrefix) {
+			return ""
+		}
+	}
+	xs := c.text(x)
+	// &v of another number type: declare v of the wanted one.
+	if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		if fp, ok := from.Underlying().(*types.Pointer); ok && isNumeric(fp.Elem()) && isNumeric(pt.Elem()) {
+			v := c.text(u.X)
+			h := fmt.Sprintf("it wants a *%s: declare %s as one, var %s %s", c.typeString(pt.Elem()), v, v, c.typeString(pt.Elem()))
+			if p := pt.Elem(); p != nil {
+				if b, ok := p.Underlying().(*types.Basic); ok && (b.Kind() == types.Int64 || b.Kind() == types.Int32 || b.Kind() == types.Uint64 || b.Kind() == types.Uint32) {
+					if call, ok := parents[x].(*ast.CallExpr); ok {
+						if fn := c.calleeFunc(call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
+							h += fmt.Sprintf(", or use the type atomic.%s (var %s atomic.%s; %s.Add(1))", strings.ToUpper(b.Name()[:1])+b.Name()[1:], v, strings.ToUpper(b.Name()[:1])+b.Name()[1:], v)
+						}
+					}
+				}
+			}
+			return h
+		}
+	}
+	if !types.Identical(from, pt.Elem()) {
+		return ""
+	}
+	if a, ok := parents[x].(*ast.AssignStmt); ok && len(a.Lhs) == 1 && a.Tok == token.ASSIGN {
+		l := c.text(a.Lhs[0])
+		return fmt.Sprintf("%s is a %s: to change what it points to write *%s = %s; to point it at a new value, %s = &%s", l, c.typeString(to), l, xs, l, xs)
+	}
+	if _, ok := ast.Unparen(x).(*ast.CompositeLit); ok {
+		return fmt.Sprintf("it wants a %s: take the literal's address, &%s", c.typeString(to), xs)
+	}
+	switch ast.Unparen(x).(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
+		return fmt.Sprintf("it wants a %s: pass the address, &%s", c.typeString(to), xs)
+	}
+	return ""
+}
+
+// uncomparableHint: == on structs with a slice or map field: compare
+// the fields, the slices with slices.Equal.
+func (c *checker) uncomparableHint(pos token.Pos) string {
+	b, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr)
+	if !ok {
+		return ""
+	}
+	st, ok := c.info.Types[b.X].Type.Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	x, y := c.text(b.X), c.text(b.Y)
+	var parts []string
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		switch f.Type().Underlying().(type) {
+		case *types.Slice:
+			parts = append(parts, fmt.Sprintf("slices.Equal(%s.%s, %s.%s)", x, f.Name(), y, f.Name()))
+		case *types.Map:
+			parts = append(parts, fmt.Sprintf("maps.Equal(%s.%s, %s.%s)", x, f.Name(), y, f.Name()))
+		default:
+			if types.Comparable(f.Type()) {
+				parts = append(parts, fmt.Sprintf("%s.%s == %s.%s", x, f.Name(), y, f.Name()))
+			}
+		}
+	}
+	return "structs with slices or maps cannot be compared with ==: compare the fields, " + strings.Join(parts, " && ") + c.importNote("slices")
+}
+
+// missingMethodHint: a type that lacks a method of an interface: the
+// method to declare, with the interface's signature.
+func (c *checker) missingMethodHint(pos token.Pos, m []string) string {
+	var iface *types.Interface
+	var typ types.Type
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		x, ok := n.(ast.Expr)
+		if !ok || typ != nil || x.Pos() > pos || x.End() < pos {
+			return typ == nil
+		}
+		if tv, ok := c.info.Types[x]; ok && tv.Type != nil && !tv.IsType() && strings.TrimPrefix(c.typeString(deref(tv.Type)), "*") == strings.TrimPrefix(m[1], "*") {
+			typ = tv.Type
+		}
+		return true
+	})
+	for _, obj := range []types.Object{c.pkg.Scope().Lookup(m[2])} {
+		if tn, ok := obj.(*types.TypeName); ok {
+			iface, _ = tn.Type().Underlying().(*types.Interface)
+		}
+	}
+	if iface == nil {
+		if pkg, name, ok := strings.Cut(m[2], "."); ok {
+			for _, im := range c.pkg.Imports() {
+				if im.Name() == pkg {
+					if tn, ok := im.Scope().Lookup(name).(*types.TypeName); ok {
+						iface, _ = tn.Type().Underlying().(*types.Interface)
+					}
+				}
+			}
+		}
+	}
+	if iface == nil {
+		return ""
+	}
+	for i := 0; i < iface.NumMethods(); i++ {
+		if fn := iface.Method(i); fn.Name() == m[3] {
+			recv := strings.ToLower(m[1][:1])
+			tn := strings.TrimPrefix(m[1], "*")
+			return fmt.Sprintf("%s lacks %s: declare it, func (%s %s) %s%s { ... }", tn, m[3], recv, m[1], m[3], strings.TrimPrefix(c.sigString(fn.Type().(*types.Signature)), "func"))
+		}
 	}
 	return ""
 }
@@ -1058,6 +1317,29 @@ func (c *checker) lhsTexts(a *ast.AssignStmt) []string {
 		out = append(out, c.text(l))
 	}
 	return out
+}
+
+// cleanupUnusedHint: an unused variable holding a func() returned with
+// something else (context.WithTimeout's cancel): call it when done.
+func (c *checker) cleanupUnusedHint(pos token.Pos, name string) string {
+	a, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt)
+	if !ok || len(a.Lhs) < 2 || len(a.Rhs) != 1 {
+		return ""
+	}
+	for _, l := range a.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok || id.Name != name {
+			continue
+		}
+		obj := c.info.Defs[id]
+		if obj == nil {
+			return ""
+		}
+		if sig, ok := obj.Type().Underlying().(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
+			return fmt.Sprintf("%s releases what %s holds: call it when done, right after the error check, defer %s()", name, c.text(a.Rhs[0]), name)
+		}
+	}
+	return ""
 }
 
 // shadowedHint: a variable declared by := in an inner block, never used,

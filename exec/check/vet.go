@@ -48,6 +48,7 @@ func (c *checker) vetPrintf(call *ast.CallExpr) {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || call.Ellipsis.IsValid() {
 		return
 	}
+	c.vetFuncArgs(fn, call)
 	if f, ok := fmtLineFuncs[fn.Name()]; ok {
 		if len(call.Args) < 2 {
 			return
@@ -411,4 +412,20 @@ func (c *checker) vetUnmarshal(call *ast.CallExpr) {
 	a := c.text(arg)
 	c.errorf(arg.Pos(), fmt.Sprintf("it fills what the pointer points to: pass the address, &%s", a),
 		"%s.%s is given %s, a %s, not a pointer: it cannot set it", fn.Pkg().Name(), fn.Name(), a, c.typeString(t))
+}
+
+// vetFuncArgs: a function or method value printed by fmt (it prints an
+// address): the call meant.
+func (c *checker) vetFuncArgs(fn *types.Func, call *ast.CallExpr) {
+	if !strings.Contains(fn.Name(), "rint") && fn.Name() != "Errorf" {
+		return
+	}
+	for _, a := range call.Args {
+		if _, ok := a.(*ast.FuncLit); ok {
+			continue
+		}
+		if sig, ok := c.info.Types[a].Type.(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 {
+			c.errorf(a.Pos(), fmt.Sprintf("call it: %s()", c.text(a)), "fmt.%s arg %s is a func value, not called", fn.Name(), c.text(a))
+		}
+	}
 }
