@@ -58,7 +58,7 @@ func (c *checker) vetPrintf(call *ast.CallExpr) {
 			return
 		}
 		s := constant.StringVal(tv.Value)
-		if verbs, ok := parseVerbs(s); ok && len(verbs) > 0 && len(verbs) == len(call.Args)-1 {
+		if verbs, ok := parseVerbs(s); ok && len(verbs) > 0 && len(verbs) == len(call.Args)-1 && plainVerbs(verbs) {
 			nl := ""
 			if strings.HasSuffix(fn.Name(), "ln") && !strings.HasSuffix(s, "\\n") {
 				nl = `\n`
@@ -150,8 +150,8 @@ func (c *checker) verbFix(fname string, v fmtVerb, a ast.Expr, t types.Type) str
 	if implements(t, "Format") {
 		return ""
 	}
-	if _, ok := t.Underlying().(*types.Interface); ok && v.verb != 'w' {
-		return ""
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		return "" // what it holds is known only when it runs
 	}
 	switch t.Underlying().(type) {
 	case *types.Struct, *types.Map, *types.Array:
@@ -196,6 +196,10 @@ func (c *checker) verbFix(fname string, v fmtVerb, a ast.Expr, t types.Type) str
 		}
 	case 'x', 'X':
 		if isInt || isStr || isBytes || isFloat || stringer {
+			return ""
+		}
+		switch t.Underlying().(type) {
+		case *types.Pointer, *types.Slice, *types.Array, *types.Chan, *types.Signature:
 			return ""
 		}
 	case 'e', 'E', 'f', 'F', 'g', 'G':
@@ -428,4 +432,15 @@ func (c *checker) vetFuncArgs(fn *types.Func, call *ast.CallExpr) {
 			c.errorf(a.Pos(), fmt.Sprintf("call it: %s()", c.text(a)), "fmt.%s arg %s is a func value, not called", fn.Name(), c.text(a))
 		}
 	}
+}
+
+// plainVerbs reports whether every directive is a common verb without a
+// space flag ("50% off" is text, not a directive).
+func plainVerbs(verbs []fmtVerb) bool {
+	for _, v := range verbs {
+		if strings.Contains(v.text, " ") || !strings.ContainsRune("dvsfqxtgT", v.verb) {
+			return false
+		}
+	}
+	return true
 }

@@ -22,6 +22,10 @@ func TestVetPasses(t *testing.T) {
 		`var x any = 1; fmt.Printf("%d %s\n", x, x)`,
 		`fmt.Println("100%", "done")`,
 		`fmt.Println("a", 1)`,
+		`fmt.Println("50% off", 3)`,
+		`p := &struct{ A int }{1}; fmt.Printf("%x %p %v\n", p, p, p)`,
+		`var e any = errors.New("e"); _ = fmt.Errorf("w: %w", e)`,
+		`fmt.Printf("%x %d\n", []int{10}, [2]int{1, 2})`,
 		`_ = fmt.Errorf("wrap: %w", errors.New("e"))`,
 		`s := fmt.Sprintf("%5.1f|%-4d|%+d", 1.25, 3, 4); fmt.Println(s)`,
 	}
