@@ -170,12 +170,12 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	case reAssignCount.MatchString(msg):
 		return c.assignCountHint(te.Pos, reAssignCount.FindStringSubmatch(msg))
 	case reArgCount.MatchString(msg):
-		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }); call != nil {
-			h := c.argsHint(call.(*ast.CallExpr))
-			if s := c.sameResultHint(call.(*ast.CallExpr)); s != "" && !strings.Contains(h, "it takes one") {
+		if call := c.callAt(te.Pos); call != nil {
+			h := c.argsHint(call)
+			if s := c.sameResultHint(call); s != "" && !strings.Contains(h, "it takes one") {
 				h += "\n" + s
 			}
-			if s := c.siblingArgsHint(call.(*ast.CallExpr)); s != "" {
+			if s := c.siblingArgsHint(call); s != "" {
 				if strings.Contains(s, "does not format") || h == "" {
 					return s
 				}
@@ -1526,6 +1526,9 @@ func (c *checker) sigString(sig *types.Signature) string {
 	ps := sig.Params()
 	for i := 0; i < ps.Len(); i++ {
 		name, t := ps.At(i).Name(), c.typeString(ps.At(i).Type())
+		if fs, ok := ps.At(i).Type().(*types.Signature); ok {
+			t = c.sigString(fs) // func(i, j int), as Go code writes it
+		}
 		if sig.Variadic() && i == ps.Len()-1 {
 			if s, ok := ps.At(i).Type().(*types.Slice); ok {
 				t = "..." + c.typeString(s.Elem())
@@ -1881,6 +1884,9 @@ func (c *checker) nearNameHint(id *ast.Ident) string {
 	var near []string
 	for _, n := range names {
 		ln := strings.ToLower(n)
+		if n == id.Name {
+			continue // declared later in the scope, not a spelling
+		}
 		if ln == lw || distance(lw, ln) <= 1 || len(lw) > 4 && distance(lw, ln) <= 2 {
 			near = append(near, n)
 		}
@@ -2525,6 +2531,8 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 		return "x++ and x-- are statements, not expressions: write n++ on its own line, then use n"
 	case strings.HasPrefix(line, "do ") || line == "do {":
 		return "Go has no do-while: write for { ...; if !cond { break } }"
+	case strings.Contains(e.Msg, "expected boolean expression, found assignment"):
+		return "= assigns; to compare write ==: " + strings.Replace(line, " = ", " == ", 1)
 	case strings.HasPrefix(e.Msg, "expected declaration"):
 		return topLevelDefineHint(line)
 	case strings.Contains(e.Msg, "missing ',' before newline in composite literal"):

@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,6 +45,10 @@ var (
 	reUncomparable = regexp.MustCompile(`^invalid operation: (.+) == (.+) \(struct containing (.+) cannot be compared\)$`)
 	reMissingMeth  = regexp.MustCompile(`(\S+) does not implement (\S+) \(missing method (\w+)\)`)
 	reFallthrough  = regexp.MustCompile(`^cannot fallthrough final case in switch$`)
+	reMakeArgs     = regexp.MustCompile(`^invalid operation: make\((\[\].+)\) expects 2 or 3 arguments; found 1$`)
+	reTypeOutside  = regexp.MustCompile(`^use of \.\(type\) outside type switch$`)
+	reUndefined    = regexp.MustCompile(`^undefined: (\w+)$`)
+	reCallNoValue  = regexp.MustCompile(`^(.+) \(no value\) used as value$`)
 	reCallerMethod = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)\)$`)
 )
 
@@ -125,6 +130,47 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 		return c.unusedHint(te.Pos, parents, name)
 	case reCallerMethod.MatchString(msg):
 		return c.unknownMethodHint(te.Pos, parents)
+	case reMakeArgs.MatchString(msg):
+		t := reMakeArgs.FindStringSubmatch(msg)[1]
+		return fmt.Sprintf("make of a slice takes its length: make(%s, 0) (empty, grown by append), or make(%s, 0, n) with room for n", t, t)
+	case reTypeOutside.MatchString(msg):
+		if ta, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.TypeAssertExpr); return ok }).(*ast.TypeAssertExpr); ok {
+			x := c.text(ta.X)
+			return fmt.Sprintf(".(type) works only in a type switch: switch %s.(type) { case T: ... } (switch v := %s.(type) to use the value as a T); for one type, an assertion, v, ok := %s.(T)", x, x, x)
+		}
+	case reCallNoValue.MatchString(msg):
+		if h := c.calledNotPassedHint(te.Pos, parents); h != "" {
+			return h
+		}
+	case reUndefined.MatchString(msg):
+		return c.undefinedHint(te.Pos, reUndefined.FindStringSubmatch(msg)[1], parents)
+	case reIndexInt.MatchString(msg):
+		if ix, ok := c.enclosing(te.Pos, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.IndexExpr, *ast.SliceExpr:
+				return true
+			}
+			return false
+		}).(ast.Expr); ok {
+			var idx []ast.Expr
+			switch ix := ix.(type) {
+			case *ast.IndexExpr:
+				idx = []ast.Expr{ix.Index}
+			case *ast.SliceExpr:
+				idx = []ast.Expr{ix.Low, ix.High, ix.Max}
+			}
+			for _, i := range idx {
+				if i == nil {
+					continue
+				}
+				if t := c.info.Types[i].Type; t != nil {
+					if p, ok := t.Underlying().(*types.Pointer); ok && isInteger(p.Elem()) {
+						is := c.text(i)
+						return fmt.Sprintf("%s is a pointer (%s): use the number it points to, *%s (when it is not nil)", is, c.typeString(t), is)
+					}
+				}
+			}
+		}
 	case reNonNumericOp.MatchString(msg):
 		m := reNonNumericOp.FindStringSubmatch(msg)
 		if st, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IncDecStmt); return ok }).(*ast.IncDecStmt); ok {
@@ -159,8 +205,15 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 	case reMismatch.MatchString(msg):
 		return c.stdMismatchHint(te.Pos)
 	case strings.HasPrefix(msg, "not enough arguments in call to "):
+		call := c.callAt(te.Pos)
+		if call == nil {
+			return ""
+		}
+		if h := c.funcLitArgsHint(call); h != "" {
+			return h
+		}
 		// A function called where it is to be passed: sc.Split(bufio.ScanWords()).
-		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok && len(call.Args) == 0 {
+		if len(call.Args) == 0 {
 			if outer, ok := parents[call].(*ast.CallExpr); ok {
 				if ft := c.targetType(call, parents); ft != nil {
 					if _, isFunc := ft.Underlying().(*types.Signature); isFunc {
@@ -174,7 +227,13 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 	case strings.HasPrefix(msg, "too many arguments in call to "):
 		// Another function that takes them all (slices.SortFunc for
 		// slices.Sort given a comparison); the rest is said by argsHint.
-		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok {
+		if call := c.callAt(te.Pos); call != nil {
+			if fn := c.calleeFunc(call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "slices" && (fn.Name() == "Max" || fn.Name() == "Min") {
+				if _, isSlice := underlying(c.info.Types[call.Args[0]].Type).(*types.Slice); !isSlice {
+					b := strings.ToLower(fn.Name())
+					return fmt.Sprintf("slices.%s takes one slice; for separate values use the built-in %s(%s)", fn.Name(), b, strings.Join(c.shortArgs(call.Args), ", "))
+				}
+			}
 			if h := c.otherCallHint(call); h != "" {
 				if s := c.stdArgCountHint(call); s != "" {
 					h += "\n" + s
@@ -432,6 +491,14 @@ func (c *checker) unknownMethodHint(pos token.Pos, parents map[ast.Node]ast.Node
 			return fmt.Sprintf("a map has no methods: _, ok := %s[%s] tells whether the key is there", xs, c.text(call.Args[0]))
 		case len(call.Args) == 2 && c.argFits(call.Args[0], mt.Key()) && (strings.HasPrefix(lower, "set") || lower == "put" || lower == "store" || lower == "add"):
 			return fmt.Sprintf("a map has no methods: assign, %s[%s] = %s", xs, c.text(call.Args[0]), c.text(call.Args[1]))
+		case len(call.Args) == 1 && c.argFits(call.Args[0], mt.Key()) && (lower == "add" || lower == "insert" || lower == "put" || lower == "set"):
+			v := c.zeroValue(mt.Elem())
+			if types.Identical(mt.Elem().Underlying(), types.Typ[types.Bool]) {
+				v = "true"
+			} else if st, ok := mt.Elem().Underlying().(*types.Struct); ok && st.NumFields() == 0 {
+				v = "struct{}{}"
+			}
+			return fmt.Sprintf("a map has no methods: add the key by assigning, %s[%s] = %s", xs, c.text(call.Args[0]), v)
 		case len(call.Args) == 1 && c.argFits(call.Args[0], mt.Key()) && (strings.HasPrefix(lower, "delete") || strings.HasPrefix(lower, "remove")):
 			return fmt.Sprintf("a map has no methods: delete(%s, %s)", xs, c.text(call.Args[0]))
 		}
@@ -460,10 +527,20 @@ func (c *checker) unknownMethodHint(pos token.Pos, parents map[ast.Node]ast.Node
 			fitting = append(fitting, fn.Name()+strings.TrimPrefix(c.sigString(sig), "func"))
 		}
 	}
-	if len(fitting) == 0 || len(fitting) > 4 {
+	if len(fitting) == 0 || len(fitting) > 8 {
 		return ""
 	}
 	nm := c.typeString(named)
+	if len(call.Args) == 0 && nm == "time.Duration" {
+		switch strings.ToLower(strings.TrimSuffix(sel.Sel.Name, "s")) {
+		case "day":
+			return fmt.Sprintf("time.Duration counts up to hours: days are %s.Hours() / 24", xs)
+		case "week":
+			return fmt.Sprintf("time.Duration counts up to hours: weeks are %s.Hours() / (24 * 7)", xs)
+		}
+	}
+	// Those named like the one called first.
+	fitting = closest(sel.Sel.Name, fitting)
 	first := strings.SplitN(fitting[0], "(", 2)[0]
 	h := fmt.Sprintf("%s has no %s; the methods of %s that take these arguments: %s\nwrite %s.%s(%s)", nm, sel.Sel.Name, nm, strings.Join(fitting, ", "), xs, first, strings.Join(c.shortArgs(call.Args), ", "))
 	if f := fieldsHint(t, c.qualifier, sel.Sel.Name); f != "" {
@@ -682,6 +759,29 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 				return fmt.Sprintf("%s takes its %ss one by one: spread the slice, %s(%s...)", c.text(call.Fun), c.typeString(to), c.text(call.Fun), strings.Join(c.shortArgs(call.Args), ", "))
 			}
 		}
+	}
+	// A one-character string where a rune or byte is wanted.
+	if tv := c.info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
+		if b, ok := types.Unalias(to).(*types.Basic); ok && (b.Kind() == types.Int32 || b.Kind() == types.Uint8) {
+			if sv := constant.StringVal(tv.Value); utf8.RuneCountInString(sv) == 1 {
+				return fmt.Sprintf("it wants a %s, one character: write it in single quotes, %s", b.Name(), strconv.QuoteRune([]rune(sv)[0]))
+			}
+		}
+	}
+	// A bool expression where a func returning bool is wanted: wrap it.
+	if ft, ok := to.Underlying().(*types.Signature); ok && ft.Results().Len() == 1 && types.Identical(ft.Results().At(0).Type().Underlying(), types.Typ[types.Bool]) && isBool(from) {
+		var params []string
+		undef := c.undefinedIn(x)
+		for i := 0; i < ft.Params().Len(); i++ {
+			name := ft.Params().At(i).Name()
+			if i < len(undef) {
+				name = undef[i]
+			} else if name == "" || name == "_" {
+				name = string(rune('i' + i))
+			}
+			params = append(params, name+" "+c.typeString(ft.Params().At(i).Type()))
+		}
+		return fmt.Sprintf("it wants a function, which it calls for each value: write func(%s) bool { return %s }", strings.Join(params, ", "), xs)
 	}
 	// A string for an int parameter: a number, not a message.
 	if tv := c.info.Types[x]; call != nil && tv.Value != nil && tv.Value.Kind() == constant.String && isInteger(to) {
@@ -1051,14 +1151,53 @@ func (c *checker) stdMismatchHint(pos token.Pos) string {
 			}
 		}
 	}
-	b, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr)
+	b, ok := c.enclosing(pos, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		xt, yt := c.info.Types[b.X].Type, c.info.Types[b.Y].Type
+		return xt != nil && yt != nil && !types.Identical(xt, yt) && !fits(xt, yt) && !fits(yt, xt)
+	}).(*ast.BinaryExpr)
+	if !ok {
+		b, ok = c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr)
+	}
 	if !ok {
 		return ""
+	}
+	// A loop's counter against a bound of another number type: convert
+	// the bound.
+	if fs, ok := c.enclosing(pos, func(n ast.Node) bool { f, ok := n.(*ast.ForStmt); return ok && f.Cond == b }).(*ast.ForStmt); ok {
+		if init, ok := fs.Init.(*ast.AssignStmt); ok && init.Tok == token.DEFINE {
+			for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				id, ok := p[0].(*ast.Ident)
+				if !ok {
+					continue
+				}
+				for _, l := range init.Lhs {
+					if lid, ok := l.(*ast.Ident); ok && c.info.Defs[lid] != nil && c.info.Defs[lid] == c.info.Uses[id] {
+						lt, bt := c.info.Types[p[0]].Type, c.info.Types[p[1]].Type
+						if lt != nil && bt != nil && isNumeric(lt) && isNumeric(bt) {
+							return fmt.Sprintf("the counter %s is %s %s: convert the bound, %s %s %s(%s)", id.Name, article(c.typeString(lt)), c.typeString(lt), id.Name, b.Op, c.typeString(lt), c.text(p[1]))
+						}
+					}
+				}
+			}
+		}
 	}
 	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
 		tv, ov := c.info.Types[p[0]], c.info.Types[p[1]]
 		if tv.Type == nil || ov.Type == nil {
 			continue
+		}
+		// A slice added to a string: its length, or its strings joined.
+		if _, ok := tv.Type.Underlying().(*types.Slice); ok && isString(ov.Type) && b.Op == token.ADD && !isByteSlice(tv.Type) {
+			xs := c.text(p[0])
+			h := fmt.Sprintf("a slice is not text: for its length write strconv.Itoa(len(%s)), for its elements fmt.Sprint(%s)", xs, xs)
+			if sl := tv.Type.Underlying().(*types.Slice); isString(sl.Elem()) {
+				h += fmt.Sprintf(" or strings.Join(%s, \", \")", xs)
+			}
+			return h
 		}
 		// A byte or rune compared with a string of one character.
 		if bt, ok := types.Unalias(tv.Type).(*types.Basic); ok && tv.Value == nil && (bt.Kind() == types.Uint8 || bt.Kind() == types.Int32) && ov.Value != nil && ov.Value.Kind() == constant.String {
@@ -1412,4 +1551,161 @@ func (c *checker) mapForSlicesHint(call *ast.CallExpr) string {
 		return fmt.Sprintf("a map has no order: sort its keys, for _, k := range slices.Sorted(maps.Keys(%s)) { ... %s[k] ... }%s", m, m, c.importNote("maps"))
 	}
 	return fmt.Sprintf("a map is not a slice: its keys are slices.Collect(maps.Keys(%s)), its values slices.Collect(maps.Values(%s))%s", m, m, c.importNote("maps"))
+}
+
+// callAt is the call whose closing parenthesis is at pos (where go/types
+// reports a wrong argument count), or the innermost call around pos.
+func (c *checker) callAt(pos token.Pos) *ast.CallExpr {
+	var found *ast.CallExpr
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && call.Rparen == pos {
+			found = call
+		}
+		return found == nil
+	})
+	if found != nil {
+		return found
+	}
+	call, _ := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr)
+	return call
+}
+
+// funcLitArgsHint: a function literal called without the arguments its
+// parameters want (go func(n int) { ... }()): the variables of the
+// enclosing loop that fit, passed at the call.
+func (c *checker) funcLitArgsHint(call *ast.CallExpr) string {
+	lit, ok := call.Fun.(*ast.FuncLit)
+	if !ok {
+		return ""
+	}
+	sig, ok := c.info.Types[lit].Type.(*types.Signature)
+	if !ok || sig.Params().Len() <= len(call.Args) {
+		return ""
+	}
+	// The variables of the loops around the call.
+	var loopVars []types.Object
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n == nil || call.Pos() < n.Pos() || call.Pos() > n.End() {
+			return false
+		}
+		switch l := n.(type) {
+		case *ast.ForStmt:
+			if a, ok := l.Init.(*ast.AssignStmt); ok {
+				for _, x := range a.Lhs {
+					if id, ok := x.(*ast.Ident); ok && c.info.Defs[id] != nil {
+						loopVars = append(loopVars, c.info.Defs[id])
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			for _, x := range []ast.Expr{l.Value, l.Key} {
+				if id, ok := x.(*ast.Ident); ok && c.info.Defs[id] != nil {
+					loopVars = append(loopVars, c.info.Defs[id])
+				}
+			}
+		}
+		return true
+	})
+	args := c.shortArgs(call.Args)
+	for i := len(call.Args); i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		arg := p.Name()
+		for _, v := range loopVars {
+			if types.AssignableTo(v.Type(), p.Type()) {
+				arg = v.Name()
+				break
+			}
+		}
+		args = append(args, arg)
+	}
+	return fmt.Sprintf("the literal takes (%s): pass the values where it is called, }(%s)", strings.TrimSuffix(strings.TrimPrefix(c.sigString(sig), "func("), ")"), strings.Join(args, ", "))
+}
+
+// calledNotPassedHint: a function called where a function value is
+// wanted (once.Do(setup())): pass it without ().
+func (c *checker) calledNotPassedHint(pos token.Pos, parents map[ast.Node]ast.Node) string {
+	call, ok := c.enclosing(pos, func(n ast.Node) bool { call, ok := n.(*ast.CallExpr); return ok && call.Pos() == pos }).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return ""
+	}
+	outer, ok := parents[call].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	ft := c.targetType(call, parents)
+	if ft == nil {
+		return ""
+	}
+	if _, isFunc := ft.Underlying().(*types.Signature); !isFunc {
+		return ""
+	}
+	if t := c.info.Types[call.Fun].Type; t != nil && types.AssignableTo(t, ft) {
+		return fmt.Sprintf("%s wants the function itself, which it calls: pass it without (), %s(%s)", c.text(outer.Fun), c.text(outer.Fun), c.text(call.Fun))
+	}
+	return ""
+}
+
+// undefinedHint: a name never declared: a built-in type misspelt
+// (float for float64), or a counter used before it is declared.
+func (c *checker) undefinedHint(pos token.Pos, name string, parents map[ast.Node]ast.Node) string {
+	id, ok := c.enclosing(pos, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Pos() == pos }).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	if inTypePosition(id, parents) || isTypeSpot(id, parents) {
+		var near []string
+		for _, n := range types.Universe.Names() {
+			if _, ok := types.Universe.Lookup(n).(*types.TypeName); ok && token.IsExported(n) == token.IsExported(name) && (strings.HasPrefix(n, strings.ToLower(name)) || distance(strings.ToLower(name), n) <= 2) && n != "any" && n != "comparable" {
+				near = append(near, n)
+			}
+		}
+		if len(near) > 0 && len(near) <= 4 {
+			return fmt.Sprintf("%s is not a Go type: write %s", name, strings.Join(near, " or "))
+		}
+	}
+	switch p := parents[id].(type) {
+	case *ast.IncDecStmt:
+		return fmt.Sprintf("declare %s before it is counted (before the loop), %s := 0", name, name)
+	case *ast.AssignStmt:
+		if p.Tok != token.DEFINE && p.Tok != token.ASSIGN && len(p.Lhs) == 1 && p.Lhs[0] == id {
+			if t := c.info.Types[p.Rhs[0]].Type; t != nil {
+				return fmt.Sprintf("declare %s before it is added to, var %s %s (or %s := %s)", name, name, c.typeString(types.Default(t)), name, c.zeroValue(types.Default(t)))
+			}
+		}
+	}
+	return ""
+}
+
+// isTypeSpot reports whether id stands where a type goes in a
+// declaration (const x float = 1, var x T, a parameter or field).
+func isTypeSpot(id *ast.Ident, parents map[ast.Node]ast.Node) bool {
+	switch p := parents[id].(type) {
+	case *ast.ValueSpec:
+		return p.Type == id
+	case *ast.Field:
+		return p.Type == id
+	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.StarExpr, *ast.Ellipsis:
+		return true
+	}
+	return false
+}
+
+// undefinedIn lists the names in x that are declared nowhere (the
+// parameters a predicate written as a bare condition would have).
+func (c *checker) undefinedIn(x ast.Expr) []string {
+	var out []string
+	ast.Inspect(x, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && c.info.Uses[id] == nil && c.info.Defs[id] == nil && !slices.Contains(out, id.Name) {
+			if _, ok := c.info.Types[id]; !ok {
+				out = append(out, id.Name)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
 }

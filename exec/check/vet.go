@@ -81,6 +81,11 @@ func (c *checker) vetPrintf(call *ast.CallExpr) {
 		return
 	}
 	format := constant.StringVal(tv.Value)
+	if trailingPercent(format) {
+		c.errorf(call.Pos(), fmt.Sprintf("a literal %% is written %%%%: %q", format+"%"),
+			"fmt.%s format %q ends with a lone %%", fn.Name(), format)
+		return
+	}
 	verbs, ok := parseVerbs(format)
 	if !ok {
 		return
@@ -182,9 +187,13 @@ func (c *checker) verbFix(fname string, v fmtVerb, a ast.Expr, t types.Type) str
 			return ""
 		}
 		if comp, ok := t.Underlying().(interface{ Elem() types.Type }); ok && !isStr {
-			if eb, ok := comp.Elem().Underlying().(*types.Basic); ok && eb.Info()&types.IsInteger != 0 {
+			if intsOnly(comp.Elem(), 0) {
 				return ""
 			}
+			if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+				return fmt.Sprintf("%s formats integers, and the elements of %s are not: for its length write len(%s); for the elements, %%v", v.text, as, as)
+			}
+			return ""
 		}
 		switch {
 		case isStr || stringer:
@@ -443,4 +452,45 @@ func plainVerbs(verbs []fmtVerb) bool {
 		}
 	}
 	return true
+}
+
+// trailingPercent reports whether s ends with a % that starts nothing.
+func trailingPercent(s string) bool {
+	n := 0
+	for i := len(s) - 1; i >= 0 && s[i] == '%'; i-- {
+		n++
+	}
+	if n%2 == 0 {
+		return false
+	}
+	// "%5%"-like endings are handled by parseVerbs; a lone % is odd.
+	return true
+}
+
+// intsOnly reports whether %d can print every part of t: integers, or
+// structs, arrays and slices of them (and pointers).
+func intsOnly(t types.Type, depth int) bool {
+	if depth > 3 {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsInteger != 0
+	case *types.Pointer, *types.Interface:
+		return true
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !intsOnly(u.Field(i).Type(), depth+1) {
+				return false
+			}
+		}
+		return true
+	case *types.Slice:
+		return intsOnly(u.Elem(), depth+1)
+	case *types.Array:
+		return intsOnly(u.Elem(), depth+1)
+	case *types.Map:
+		return intsOnly(u.Key(), depth+1) && intsOnly(u.Elem(), depth+1)
+	}
+	return false
 }
