@@ -822,7 +822,7 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 		}
 		return fmt.Sprintf("a time.Time is not a string: format it, %s.Format(time.RFC3339) (or another layout)", xs)
 	}
-	if h := c.intoNarrowerHint(x, from, to, parents); h != "" {
+	if h := c.intoNarrowerHint(x, parents); h != "" {
 		return h
 	}
 	if call == nil {
@@ -1406,9 +1406,9 @@ func (c *checker) memberSig(pkg *types.Package, name string) string {
 // other results, to a variable of another (ParseInt's int64 to an int):
 // the function of the same package that returns the variable's type from
 // the first arguments, or the conversion after the call.
-func (c *checker) intoNarrowerHint(x ast.Expr, from, to types.Type, parents map[ast.Node]ast.Node) string {
+func (c *checker) intoNarrowerHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 	a, ok := parents[x].(*ast.AssignStmt)
-	if !ok || len(a.Rhs) != 1 || len(a.Lhs) < 2 || !isNumeric(from) || !isNumeric(to) {
+	if !ok || len(a.Rhs) != 1 || len(a.Lhs) < 2 {
 		return ""
 	}
 	call, ok := x.(*ast.CallExpr)
@@ -1423,8 +1423,12 @@ func (c *checker) intoNarrowerHint(x ast.Expr, from, to types.Type, parents map[
 	if tup == nil || tup.Len() != len(a.Lhs) {
 		return ""
 	}
+	from, to := tup.At(0).Type(), c.info.Types[a.Lhs[0]].Type
+	if to == nil || !isNumeric(from) || !isNumeric(to) {
+		return ""
+	}
 	lhs := c.text(a.Lhs[0])
-	h := fmt.Sprintf("%s returns a %s: receive it in a variable of that type and convert, v, err := %s, then %s = %s(v)", c.text(call.Fun), c.typeString(from), c.text(call), lhs, c.typeString(to))
+	h := fmt.Sprintf("%s returns %s %s: receive it in a variable of that type and convert, v, err := %s, then %s = %s(v)", c.text(call.Fun), article(c.typeString(from)), c.typeString(from), c.text(call), lhs, c.typeString(to))
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		scope := fn.Pkg().Scope()
 		for _, n := range scope.Names() {
@@ -1442,8 +1446,8 @@ func (c *checker) intoNarrowerHint(x ast.Expr, from, to types.Type, parents map[
 			}
 			cand := c.text(sel.X) + "." + n + "(" + strings.Join(args, ", ") + ")"
 			if c.checkCall(cand, call.Pos()) != nil {
-				return fmt.Sprintf("%s returns a %s; %s.%s returns a %s: write %s %s %s\nor convert: v, err := %s, then %s = %s(v)",
-					c.text(call.Fun), c.typeString(from), c.text(sel.X), n, c.typeString(to), strings.Join(c.lhsTexts(a), ", "), a.Tok, cand, c.text(call), lhs, c.typeString(to))
+				return fmt.Sprintf("%s returns %s %s; %s.%s returns %s %s: write %s %s %s\nor convert: v, err := %s, then %s = %s(v)",
+					c.text(call.Fun), article(c.typeString(from)), c.typeString(from), c.text(sel.X), n, article(c.typeString(to)), c.typeString(to), strings.Join(c.lhsTexts(a), ", "), a.Tok, cand, c.text(call), lhs, c.typeString(to))
 			}
 		}
 	}
