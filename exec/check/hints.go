@@ -67,7 +67,19 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			if send, ok := parents[x].(*ast.SendStmt); ok && send.Value == x && from != nil {
 				if ch, ok := c.info.Types[send.Chan].Type.Underlying().(*types.Chan); ok {
 					ft := c.typeString(types.Default(from))
-					return fmt.Sprintf("%s carries %s: send one, or make a channel of %s, make(chan %s)", c.text(send.Chan), c.typeString(ch.Elem()), ft, ft)
+					h := fmt.Sprintf("%s carries %s: send one, or make a channel of %s, make(chan %s)", c.text(send.Chan), c.typeString(ch.Elem()), ft, ft)
+					if st, ok := deref(from).Underlying().(*types.Struct); ok {
+						var fs []string
+						for i := 0; i < st.NumFields(); i++ {
+							if f := st.Field(i); (f.Exported() || f.Pkg() == c.pkg) && types.AssignableTo(f.Type(), ch.Elem()) {
+								fs = append(fs, c.text(x)+"."+f.Name())
+							}
+						}
+						if len(fs) > 0 && len(fs) <= 8 {
+							h = fmt.Sprintf("%s carries %s: send one of its fields, %s; or make a channel of %s, make(chan %s)", c.text(send.Chan), c.typeString(ch.Elem()), strings.Join(fs, ", "), ft, ft)
+						}
+					}
+					return h
 				}
 			}
 			if from != nil && to != nil {
@@ -350,6 +362,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 		}
 	case reNotUsed.MatchString(msg):
 		if x := outerExpr(at); x != nil {
+			if sig, ok := c.info.Types[x].Type.(*types.Signature); ok && sig.Params().Len() == 0 {
+				return fmt.Sprintf("it is a function, which does nothing until called: %s()", c.text(x))
+			}
 			if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
 				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "append" && len(call.Args) > 0 {
 					return fmt.Sprintf("append returns the longer slice: assign it, %s = %s", c.text(call.Args[0]), c.text(call))
@@ -782,7 +797,11 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	}
 	if st, ok := to.Underlying().(*types.Struct); ok {
 		if _, isNamed := to.(*types.Named); isNamed {
-			return fmt.Sprintf("pass a %s: write %s", toS, c.exampleLiteral(to, st, []string{xs}, isUntyped(from)))
+			fit := isUntyped(from)
+			if req := requiredFields(st); len(req) > 0 && types.AssignableTo(from, req[0].Type()) {
+				fit = true // the value is the first field's: Relations: rels
+			}
+			return fmt.Sprintf("pass a %s: write %s", toS, c.exampleLiteral(to, st, []string{xs}, fit))
 		}
 	}
 	return ""
@@ -1316,6 +1335,11 @@ func (c *checker) unusedHint(pos token.Pos, parents map[ast.Node]ast.Node, name 
 	}
 	if h := c.cleanupUnusedHint(pos, name); h != "" {
 		return h
+	}
+	if id, ok := c.enclosing(pos, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Pos() == pos }).(*ast.Ident); ok {
+		if obj := c.info.Defs[id]; obj != nil && types.Identical(obj.Type(), types.Universe.Lookup("error").Type()) {
+			return fmt.Sprintf("look at the error: if %s != nil { fmt.Println(%s); continue or return }; or, to ignore it, write _ in its place", name, name)
+		}
 	}
 	return fmt.Sprintf("use %s, or delete it (or write _ in its place)", name)
 }

@@ -23,33 +23,35 @@ import (
 // check a candidate call with go/types before naming it.
 
 var (
-	rePtrMethod    = regexp.MustCompile(`^cannot call pointer method (\w+) on (.+)$`)
-	reOneRangeVar  = regexp.MustCompile(`^range over (.+) permits only one iteration variable$`)
-	reFloatMod     = regexp.MustCompile(`^invalid operation: operator % not defined on (.+) \((?:variable|value) of type (float32|float64)\)$`)
-	reFloatConvert = regexp.MustCompile(`^cannot convert (.+) \(untyped float constant\) to type (.+)$`)
-	reNotOrdered   = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of type (.+)\) cannot be ordered$`)
-	reDeleteArgs   = regexp.MustCompile(`^invalid operation: not enough arguments for delete\((.+)\)`)
-	reTypeParamOp  = regexp.MustCompile(`type parameter (\w+) (?:cannot use operator (\S+?)|is not comparable)`)
-	reSelectCase   = regexp.MustCompile(`^select case must be`)
-	reMissingRet   = regexp.MustCompile(`^missing return$`)
-	reInferred     = regexp.MustCompile(`^in call to ([\w.]+), type (func\(.*\) bool) of .* does not match inferred type (func\(.*\) int) for `)
-	reInCall       = regexp.MustCompile(`^in call to ([\w.()*]+), `)
-	reIterLen      = regexp.MustCompile(`^invalid argument: (.+) \(value of func type (iter\.Seq2?\[.+\])\) for built-in (len|cap)$`)
-	reOpStruct     = regexp.MustCompile(`^invalid operation: operator (\S+) not defined on (.+) \((?:variable|value) of struct type (.+)\)$`)
-	reSendOnly     = regexp.MustCompile(`^invalid operation: cannot receive from send-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
-	reRecvOnly     = regexp.MustCompile(`^invalid operation: cannot send to receive-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
-	reCapMap       = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of type (map\[.+)\) for built-in cap$`)
-	reUnusedAlt    = regexp.MustCompile(`^(\w+) declared and not used$`)
-	reNonNumericOp = regexp.MustCompile(`^invalid operation: (.+)(\+\+|--) \(non-numeric type (.+)\)$`)
-	reGenericBare  = regexp.MustCompile(`^cannot use generic type (\w+)\[(.+)\] without instantiation$`)
-	reUncomparable = regexp.MustCompile(`^invalid operation: (.+) == (.+) \(struct containing (.+) cannot be compared\)$`)
-	reMissingMeth  = regexp.MustCompile(`(\S+) does not implement (\S+) \(missing method (\w+)\)`)
-	reFallthrough  = regexp.MustCompile(`^cannot fallthrough final case in switch$`)
-	reMakeArgs     = regexp.MustCompile(`^invalid operation: make\((\[\].+)\) expects 2 or 3 arguments; found 1$`)
-	reTypeOutside  = regexp.MustCompile(`^use of \.\(type\) outside type switch$`)
-	reUndefined    = regexp.MustCompile(`^undefined: (\w+)$`)
-	reCallNoValue  = regexp.MustCompile(`^(.+) \(no value\) used as value$`)
-	reCallerMethod = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)\)$`)
+	rePtrMethod     = regexp.MustCompile(`^cannot call pointer method (\w+) on (.+)$`)
+	reOneRangeVar   = regexp.MustCompile(`^range over (.+) permits only one iteration variable$`)
+	reFloatMod      = regexp.MustCompile(`^invalid operation: operator % not defined on (.+) \((?:variable|value) of type (float32|float64)\)$`)
+	reFloatConvert  = regexp.MustCompile(`^cannot convert (.+) \(untyped float constant\) to type (.+)$`)
+	reNotOrdered    = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of (?:\w+ )?type (.+)\) cannot be ordered$`)
+	reLenAnonStruct = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of (?:struct )?type (.+)\) for built-in (len|cap)$`)
+	reTypeNotExpr   = regexp.MustCompile(`^(.+) \(type\) is not an expression$`)
+	reDeleteArgs    = regexp.MustCompile(`^invalid operation: not enough arguments for delete\((.+)\)`)
+	reTypeParamOp   = regexp.MustCompile(`type parameter (\w+) (?:cannot use operator (\S+?)|is not comparable)`)
+	reSelectCase    = regexp.MustCompile(`^select case must be`)
+	reMissingRet    = regexp.MustCompile(`^missing return$`)
+	reInferred      = regexp.MustCompile(`^in call to ([\w.]+), type (func\(.*\) bool) of .* does not match inferred type (func\(.*\) int) for `)
+	reInCall        = regexp.MustCompile(`^in call to ([\w.()*]+), `)
+	reIterLen       = regexp.MustCompile(`^invalid argument: (.+) \(value of func type (iter\.Seq2?\[.+\])\) for built-in (len|cap)$`)
+	reOpStruct      = regexp.MustCompile(`^invalid operation: operator (\S+) not defined on (.+) \((?:variable|value) of struct type (.+)\)$`)
+	reSendOnly      = regexp.MustCompile(`^invalid operation: cannot receive from send-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
+	reRecvOnly      = regexp.MustCompile(`^invalid operation: cannot send to receive-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
+	reCapMap        = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of type (map\[.+)\) for built-in cap$`)
+	reUnusedAlt     = regexp.MustCompile(`^(\w+) declared and not used$`)
+	reNonNumericOp  = regexp.MustCompile(`^invalid operation: (.+)(\+\+|--) \(non-numeric type (.+)\)$`)
+	reGenericBare   = regexp.MustCompile(`^cannot use generic type (\w+)\[(.+)\] without instantiation$`)
+	reUncomparable  = regexp.MustCompile(`^invalid operation: (.+) == (.+) \(struct containing (.+) cannot be compared\)$`)
+	reMissingMeth   = regexp.MustCompile(`(\S+) does not implement (\S+) \(missing method (\w+)\)`)
+	reFallthrough   = regexp.MustCompile(`^cannot fallthrough final case in switch$`)
+	reMakeArgs      = regexp.MustCompile(`^invalid operation: make\((\[\].+)\) expects 2 or 3 arguments; found 1$`)
+	reTypeOutside   = regexp.MustCompile(`^use of \.\(type\) outside type switch$`)
+	reUndefined     = regexp.MustCompile(`^undefined: (\w+)$`)
+	reCallNoValue   = regexp.MustCompile(`^(.+) \(no value\) used as value$`)
+	reCallerMethod  = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)\)$`)
 )
 
 // stdHint is tried before the other hints: "" when no rule here applies.
@@ -70,9 +72,37 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 	case reNotOrdered.MatchString(msg):
 		m := reNotOrdered.FindStringSubmatch(msg)
 		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok {
-			if id, ok := call.Fun.(*ast.Ident); ok && (id.Name == "min" || id.Name == "max") && strings.HasPrefix(m[2], "[]") {
-				f := strings.ToUpper(id.Name[:1]) + id.Name[1:]
-				return fmt.Sprintf("%s compares its arguments one by one; for the %s of a slice write slices.%s(%s)%s", id.Name, id.Name, f, m[1], c.importNote("slices"))
+			if id, ok := call.Fun.(*ast.Ident); ok && (id.Name == "min" || id.Name == "max") {
+				var other ast.Expr
+				for _, a := range call.Args {
+					if c.text(a) != m[1] {
+						other = a
+					}
+				}
+				t := c.info.Types[call.Args[0]].Type
+				for _, a := range call.Args {
+					if c.text(a) == m[1] {
+						t = c.info.Types[a].Type
+					}
+				}
+				if t != nil {
+					if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+						if other != nil && isNumeric(c.info.Types[other].Type) {
+							return fmt.Sprintf("%s is a slice: for its length write len(%s), %s(%s, len(%s))", m[1], m[1], id.Name, c.text(other), m[1])
+						}
+						f := strings.ToUpper(id.Name[:1]) + id.Name[1:]
+						return fmt.Sprintf("%s compares its arguments one by one; for the %s of a slice write slices.%s(%s)%s", id.Name, id.Name, f, m[1], c.importNote("slices"))
+					}
+					if st, ok := t.Underlying().(*types.Struct); ok && other != nil {
+						if ot := c.info.Types[other].Type; ot != nil {
+							for i := 0; i < st.NumFields(); i++ {
+								if f := st.Field(i); types.Identical(f.Type(), types.Default(ot)) {
+									return fmt.Sprintf("%s is a whole %s: compare its field, %s.%s (and keep %s a %s: %s := %s.%s)", m[1], c.typeString(t), m[1], f.Name(), m[1], c.typeString(f.Type()), m[1], m[1], f.Name())
+								}
+							}
+						}
+					}
+				}
 			}
 		}
 	case reDeleteArgs.MatchString(msg):
@@ -103,6 +133,32 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 				return h
 			}
 			return c.mapForSlicesHint(call)
+		}
+	case reLenAnonStruct.MatchString(msg) && (strings.Contains(msg, "of struct type") || strings.Contains(msg, "of type struct{")):
+		m := reLenAnonStruct.FindStringSubmatch(msg)
+		if x := outerExpr(at); x != nil {
+			if call, ok := parents[x].(*ast.CallExpr); ok && len(call.Args) == 1 {
+				x = call.Args[0]
+			}
+			if st, ok := underlying(c.info.Types[x].Type).(*types.Struct); ok {
+				var ways []string
+				for i := 0; i < st.NumFields(); i++ {
+					switch st.Field(i).Type().Underlying().(type) {
+					case *types.Slice, *types.Map, *types.Basic:
+						if _, isBasic := st.Field(i).Type().Underlying().(*types.Basic); isBasic && !isString(st.Field(i).Type()) {
+							continue
+						}
+						ways = append(ways, fmt.Sprintf("%s(%s.%s)", m[3], m[1], st.Field(i).Name()))
+					}
+				}
+				if len(ways) > 0 && len(ways) <= 6 {
+					return fmt.Sprintf("%s is a struct: take the %s of its field, %s", m[1], m[3], strings.Join(ways, ", or "))
+				}
+			}
+		}
+	case reTypeNotExpr.MatchString(msg):
+		if h := c.typeForErrorHint(te.Pos); h != "" {
+			return h
 		}
 	case reIterLen.MatchString(msg):
 		m := reIterLen.FindStringSubmatch(msg)
@@ -200,6 +256,9 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 
 	case reCannotUse.MatchString(msg):
 		if x := outerExpr(at); x != nil {
+			if h := c.boolForCompareHint(x, parents); h != "" {
+				return h
+			}
 			return c.stdArgHint(x, parents)
 		}
 	case reMismatch.MatchString(msg):
@@ -678,6 +737,14 @@ func (c *checker) selectCaseHint(pos token.Pos) string {
 	if !ok || cc.Comm == nil {
 		return "a select case receives (case v := <-ch:) or sends (case ch <- v:)"
 	}
+	if es, ok := cc.Comm.(*ast.ExprStmt); ok {
+		if t := c.info.Types[es.X].Type; t != nil {
+			if _, isChan := t.Underlying().(*types.Chan); isChan {
+				return fmt.Sprintf("a select case receives with <-: write case <-%s:", c.text(es.X))
+			}
+		}
+		return fmt.Sprintf("a select case receives with <-: write case <-%s:", c.text(es.X))
+	}
 	if a, ok := cc.Comm.(*ast.AssignStmt); ok && len(a.Rhs) == 1 {
 		var lhs []string
 		for _, l := range a.Lhs {
@@ -757,6 +824,37 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 		if sig, ok := c.info.Types[call.Fun].Type.(*types.Signature); ok && sig.Variadic() && len(call.Args) == sig.Params().Len() {
 			if sl, ok := from.Underlying().(*types.Slice); ok && types.AssignableTo(sl.Elem(), to) {
 				return fmt.Sprintf("%s takes its %ss one by one: spread the slice, %s(%s...)", c.text(call.Fun), c.typeString(to), c.text(call.Fun), strings.Join(c.shortArgs(call.Args), ", "))
+			}
+		}
+	}
+	// A number constant for a bool.
+	if tv := c.info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.Int && isBool(to) {
+		v := "true"
+		if constant.Sign(tv.Value) == 0 {
+			v = "false"
+		}
+		return fmt.Sprintf("a bool is true or false, not a number: write %s", v)
+	}
+	// A value whose method gives what is wanted (sb.String()).
+	if h := c.convertMethodHint(x, from, to); h != "" {
+		return h
+	}
+	// Several strings given to a strings predicate that takes one.
+	if sl, ok := from.Underlying().(*types.Slice); ok && isString(sl.Elem()) && isString(to) && call != nil && len(call.Args) == 2 && call.Args[1] == x {
+		if fn := c.calleeFunc(call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "strings" {
+			sig := fn.Type().(*types.Signature)
+			if sig.Results().Len() == 1 && isBool(sig.Results().At(0).Type()) && len(call.Args) == 2 {
+				inner := fn.Name()
+				if inner == "ContainsAny" {
+					inner = "Contains"
+				}
+				args := c.shortArgs(call.Args)
+				for i, a := range call.Args {
+					if a == x {
+						args[i] = "w"
+					}
+				}
+				return fmt.Sprintf("%s tests one string; to test each of several, slices.ContainsFunc(%s, func(w string) bool { return strings.%s(%s) })%s", c.text(call.Fun), xs, inner, strings.Join(args, ", "), c.importNote("slices"))
 			}
 		}
 	}
@@ -1144,6 +1242,12 @@ func isTimeTime(t types.Type) bool {
 // struct, a value added to a slice with +=.
 func (c *checker) stdMismatchHint(pos token.Pos) string {
 	if a, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt); ok && a.Tok == token.ADD_ASSIGN && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+		if lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type; lt != nil && rt != nil && isNumeric(lt) {
+			switch rt.Underlying().(type) {
+			case *types.Slice, *types.Map:
+				return fmt.Sprintf("%s is a collection, not a number: to count its elements add len(%s)", c.text(a.Rhs[0]), c.text(a.Rhs[0]))
+			}
+		}
 		if lt := c.info.Types[a.Lhs[0]].Type; lt != nil {
 			if s, ok := lt.Underlying().(*types.Slice); ok && c.argFits(a.Rhs[0], s.Elem()) {
 				l := c.text(a.Lhs[0])
@@ -1189,6 +1293,10 @@ func (c *checker) stdMismatchHint(pos token.Pos) string {
 		tv, ov := c.info.Types[p[0]], c.info.Types[p[1]]
 		if tv.Type == nil || ov.Type == nil {
 			continue
+		}
+		// A number ordered against a string: their lengths.
+		if isInteger(tv.Type) && isString(ov.Type) && ov.Value == nil && (b.Op == token.LSS || b.Op == token.GTR || b.Op == token.LEQ || b.Op == token.GEQ) {
+			return fmt.Sprintf("%s is a string: to compare lengths write len(%s)", c.text(p[1]), c.text(p[1]))
 		}
 		// A slice added to a string: its length, or its strings joined.
 		if _, ok := tv.Type.Underlying().(*types.Slice); ok && isString(ov.Type) && b.Op == token.ADD && !isByteSlice(tv.Type) {
@@ -1712,4 +1820,86 @@ func (c *checker) undefinedIn(x ast.Expr) []string {
 func isBool(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// boolForCompareHint: a comparison (a.X < b.X) returned where a
+// comparison function's int is wanted: cmp.Compare.
+func (c *checker) boolForCompareHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	if _, ok := parents[x].(*ast.ReturnStmt); !ok {
+		return ""
+	}
+	b, ok := ast.Unparen(x).(*ast.BinaryExpr)
+	if !ok {
+		return ""
+	}
+	switch b.Op {
+	case token.LSS, token.GTR, token.LEQ, token.GEQ:
+	default:
+		return ""
+	}
+	sig := c.enclosingSignature(x.Pos())
+	if sig == nil || sig.Results().Len() != 1 || !isInteger(sig.Results().At(0).Type()) {
+		return ""
+	}
+	l, r := c.text(b.X), c.text(b.Y)
+	if b.Op == token.GTR || b.Op == token.GEQ {
+		l, r = r, l
+	}
+	return fmt.Sprintf("the comparison returns an int (negative, zero or positive), not a bool: return cmp.Compare(%s, %s)%s", l, r, c.importNote("cmp"))
+}
+
+// convertMethodHint: a value whose method without arguments returns the
+// wanted type (sb.String() for a strings.Builder where a string goes).
+func (c *checker) convertMethodHint(x ast.Expr, from, to types.Type) string {
+	ms := types.NewMethodSet(types.NewPointer(deref(from)))
+	var ways []string
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), to) {
+			ways = append(ways, c.text(x)+"."+fn.Name()+"()")
+		}
+	}
+	if len(ways) == 0 || len(ways) > 3 {
+		return ""
+	}
+	return fmt.Sprintf("%s %s is not %s %s: write %s", article(c.typeString(from)), c.typeString(from), article(c.typeString(to)), c.typeString(to), strings.Join(ways, ", or "))
+}
+
+// typeForErrorHint: an error type used as a value in a comparison with
+// an error (err == mcp.ToolError): the As function of its package, or
+// errors.As.
+func (c *checker) typeForErrorHint(pos token.Pos) string {
+	b, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr)
+	if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
+		return ""
+	}
+	errT := types.Universe.Lookup("error").Type()
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		tv := c.info.Types[p[0]]
+		if !tv.IsType() {
+			continue
+		}
+		if ot := c.info.Types[p[1]].Type; ot == nil || !types.Identical(ot, errT) {
+			continue
+		}
+		named, ok := types.Unalias(deref(tv.Type)).(*types.Named)
+		if !ok || named.Obj().Pkg() == nil {
+			continue
+		}
+		e, ts := c.text(p[1]), c.typeString(tv.Type)
+		if as, ok := named.Obj().Pkg().Scope().Lookup("As" + named.Obj().Name()).(*types.Func); ok {
+			q := c.qualifiedName(named.Obj().Pkg(), as.Name())
+			return fmt.Sprintf("a type is not a value to compare with: to find a %s in %s write v, ok := %s(%s) (func %s%s)", ts, e, q, e, q, strings.TrimPrefix(c.sigString(as.Type().(*types.Signature)), "func"))
+		}
+		ptr := "*"
+		if types.Implements(named, errT.Underlying().(*types.Interface)) {
+			ptr = ""
+		}
+		return fmt.Sprintf("a type is not a value to compare with: to find a %s in %s write var target %s%s; if errors.As(%s, &target) { ... }", ts, e, ptr, ts, e)
+	}
+	return ""
 }
