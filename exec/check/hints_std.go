@@ -819,6 +819,18 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 			}
 		}
 	}
+	// A slice of another element type spread into ...any.
+	if call != nil && call.Ellipsis.IsValid() && len(call.Args) > 0 && call.Args[len(call.Args)-1] == x {
+		if fs, ok := from.Underlying().(*types.Slice); ok {
+			elem := to
+			if ts, ok := to.Underlying().(*types.Slice); ok {
+				elem = ts.Elem()
+			}
+			if isEmptyInterface(elem) && !isEmptyInterface(fs.Elem()) {
+				return fmt.Sprintf("...any takes a []any, and a %s is not one: copy it, vals := make([]any, len(%s)); for i, v := range %s { vals[i] = v }; then %s(..., vals...); or pass the elements, %s[0], %s[1]", c.typeString(from), xs, xs, c.text(call.Fun), xs, xs)
+			}
+		}
+	}
 	// A slice for a variadic parameter of its element type.
 	if call != nil && len(call.Args) > 0 && call.Args[len(call.Args)-1] == x && !call.Ellipsis.IsValid() {
 		if sig, ok := c.info.Types[call.Fun].Type.(*types.Signature); ok && sig.Variadic() && len(call.Args) == sig.Params().Len() {
@@ -1157,6 +1169,9 @@ func (c *checker) missingMethodHint(pos token.Pos, m []string) string {
 // index): the call with that parameter named.
 func (c *checker) missingArgHint(call *ast.CallExpr, fn *types.Func) string {
 	sig := fn.Type().(*types.Signature)
+	if call.Ellipsis.IsValid() {
+		return ""
+	}
 	args := make([]string, len(call.Args))
 	for i, a := range call.Args {
 		args[i] = c.text(a)
@@ -1481,6 +1496,41 @@ func (c *checker) refusedUses(im *ast.ImportSpec, p string) {
 func (c *checker) otherPackageMember(pkg *types.Package, name string) string {
 	if name == "Stdout" || name == "Stderr" {
 		return insteadOfMember["os."+name]
+	}
+	// A method of one of the package's variables (base64.StdEncoding's
+	// Encode and EncodeToString for base64.Encode).
+	var vars, methods []string
+	names := pkg.Scope().Names()
+	sort.SliceStable(names, func(i, j int) bool { return len(names[i]) < len(names[j]) })
+	for _, n := range names {
+		v, ok := pkg.Scope().Lookup(n).(*types.Var)
+		if !ok || !v.Exported() {
+			continue
+		}
+		ms := types.NewMethodSet(v.Type())
+		if _, isPtr := v.Type().(*types.Pointer); !isPtr {
+			ms = types.NewMethodSet(types.NewPointer(v.Type()))
+		}
+		found := false
+		for i := 0; i < ms.Len(); i++ {
+			m := ms.At(i).Obj()
+			if m.Exported() && strings.HasPrefix(m.Name(), name) {
+				found = true
+				if len(vars) == 0 {
+					methods = append(methods, pkg.Name()+"."+n+"."+m.Name()+strings.TrimPrefix(c.sigString(m.Type().(*types.Signature)), "func"))
+				}
+			}
+		}
+		if found {
+			vars = append(vars, pkg.Name()+"."+n)
+		}
+	}
+	if len(methods) > 0 && len(methods) <= 4 {
+		h := fmt.Sprintf("%s has no function %s; %s has the method: %s", pkg.Name(), name, vars[0], strings.Join(methods, ", "))
+		if len(vars) > 1 {
+			h += " (so do " + strings.Join(vars[1:], ", ") + ")"
+		}
+		return h
 	}
 	var in []string
 	for _, p := range c.allowed {
