@@ -236,6 +236,13 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 					check = "check ok"
 				}
 				h := fmt.Sprintf("it returns %d values: assign them first, %s := %s, %s, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), check, names[0])
+				if cond := c.enclosingCond(te.Pos); cond != nil && ast.Unparen(cond) == call && names[len(names)-1] == "ok" {
+					blank := make([]string, len(names)-1)
+					for i := range blank {
+						blank[i] = "_"
+					}
+					h = fmt.Sprintf("it returns %d values, the last a bool: test that one, if %s, ok := %s; ok {", tup.Len(), strings.Join(blank, ", "), c.text(call))
+				}
 				if fn := c.calleeFunc(call.(*ast.CallExpr)); fn != nil && fn.Type().(*types.Signature).Recv() == nil {
 					if must := fn.Pkg().Scope().Lookup("Must" + fn.Name()); must != nil {
 						h = fmt.Sprintf("%s.%s returns one value and panics on a bad argument: write %s.%s(%s); or %s", fn.Pkg().Name(), must.Name(), fn.Pkg().Name(), must.Name(), c.argList(call.(*ast.CallExpr)), h)
@@ -1356,7 +1363,9 @@ func (c *checker) stdMemberHint(pkg *types.Package, name string) string {
 		}
 	}
 	other := c.otherPackageMember(pkg, name)
-	if other != "" {
+	if as, ok := otherLanguageNames[pkg.Path()+"."+name]; ok {
+		other = fmt.Sprintf("Go calls it %s\n", as) + other
+	} else if other != "" {
 		other += "\n"
 	}
 	near := closest(name, names)
@@ -2545,7 +2554,11 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 	if e.Pos.Line < 1 || e.Pos.Line > len(lines) {
 		return ""
 	}
-	line := strings.TrimSpace(lines[e.Pos.Line-1])
+	raw := lines[e.Pos.Line-1]
+	line := strings.TrimSpace(raw)
+	if h := otherLanguageHint(lines, e, raw, line); h != "" {
+		return h
+	}
 	switch {
 	case strings.Contains(e.Msg, "'?'"):
 		return "Go has no ?: operator: declare the variable, then set it in an if ... else (v := b; if cond { v = a })"
@@ -2559,7 +2572,7 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 		return "= assigns; to compare write ==: " + strings.Replace(line, " = ", " == ", 1)
 	case strings.HasPrefix(e.Msg, "expected declaration"):
 		return topLevelDefineHint(line)
-	case strings.Contains(e.Msg, "missing ',' before newline in composite literal"):
+	case strings.Contains(e.Msg, "missing ',' before newline in composite literal") && !afterBlockHeader(lines, e.Pos.Line):
 		return fmt.Sprintf("each element of a literal written over several lines ends with a comma, the last one too: %s,", line)
 	case strings.Contains(e.Msg, "missing ',' before newline in argument list"):
 		return fmt.Sprintf("each argument written over several lines ends with a comma, the last one too: %s,", line)

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"path"
@@ -13,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -120,6 +122,31 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 			return fmt.Sprintf("%s's constraint does not allow ==: constrain it with comparable, [%s comparable]", m[1], m[1])
 		}
 		return fmt.Sprintf("%s's constraint does not order its values: constrain it with cmp.Ordered, [%s cmp.Ordered]%s", m[1], m[1], c.importNote("cmp"))
+	case reIncomparable.MatchString(msg):
+		m := reIncomparable.FindStringSubmatch(msg)
+		if t := c.exprTypeAt(m[1], te.Pos); t != nil {
+			if tp, ok := t.(*types.TypeParam); ok {
+				return fmt.Sprintf("%s's constraint (%s) does not allow ==: constrain it with comparable, [%s comparable]", tp.Obj().Name(), c.typeString(tp.Constraint()), tp.Obj().Name())
+			}
+		}
+		return "the type parameter's constraint does not allow ==: constrain it with comparable"
+	case reOverflowByte.MatchString(msg):
+		r := reOverflowByte.FindStringSubmatch(msg)[1]
+		if b, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok }).(*ast.BinaryExpr); ok {
+			other := b.X
+			if c.text(b.X) == "'"+r+"'" {
+				other = b.Y
+			}
+			if ix, ok := ast.Unparen(other).(*ast.IndexExpr); ok && isString(c.info.Types[ix.X].Type) {
+				sx := c.text(ix.X)
+				return fmt.Sprintf("%s is one byte, and '%s' takes several: range over the runes, for _, r := range %s { if r == '%s' { ... } }, or index []rune(%s)", c.text(ix), r, sx, r, sx)
+			}
+		}
+		return fmt.Sprintf("'%s' does not fit in a byte: work with runes (for _, r := range s, or []rune(s))", r)
+	case reFuncMismatch.MatchString(msg) && !reInferred.MatchString(msg):
+		if h := c.wrapFuncHint(te.Pos, reFuncMismatch.FindStringSubmatch(msg)); h != "" {
+			return h
+		}
 	case reSelectCase.MatchString(msg):
 		return c.selectCaseHint(te.Pos)
 	case reMissingRet.MatchString(msg):
@@ -159,6 +186,11 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 	case reTypeNotExpr.MatchString(msg):
 		if h := c.typeForErrorHint(te.Pos); h != "" {
 			return h
+		}
+	case reAppendString.MatchString(msg) && strings.Contains(msg, "of type ["):
+		m := reAppendString.FindStringSubmatch(msg)
+		if at, ok := types.Unalias(c.exprTypeAt(m[1], te.Pos)).(*types.Array); ok {
+			return fmt.Sprintf("%s is an array, fixed in size: declare a slice, var %s []%s, to append to it (or append to a slice of it, %s[:])", m[1], m[1], c.typeString(at.Elem()), m[1])
 		}
 	case reIterLen.MatchString(msg):
 		m := reIterLen.FindStringSubmatch(msg)
@@ -813,9 +845,17 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 	// wanted: the constant of that name (time.March for "March").
 	if tv := c.info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
 		if named, ok := types.Unalias(to).(*types.Named); ok && isInteger(named) && named.Obj().Pkg() != nil {
+			sv := constant.StringVal(tv.Value)
+			if isDuration(named) {
+				if d, err := time.ParseDuration(sv); err == nil {
+					return fmt.Sprintf("a time.Duration is a number of nanoseconds, not a string: write %s (or parse a string variable, d, err := time.ParseDuration(s))", durationExpr(d))
+				}
+			}
 			if consts := c.constsOfType(named); len(consts) > 0 {
-				near := closest(constant.StringVal(tv.Value), consts)
-				return fmt.Sprintf("a %s is a number with named constants: write %s, not a string", c.typeString(named), c.qualifiedName(named.Obj().Pkg(), near[0]))
+				near := closest(sv, consts)
+				if alike(sv, near[0]) || strings.Contains(strings.ToLower(near[0]), strings.ToLower(sv)) {
+					return fmt.Sprintf("a %s is a number with named constants: write %s, not a string", c.typeString(named), c.qualifiedName(named.Obj().Pkg(), near[0]))
+				}
 			}
 		}
 	}
@@ -1321,6 +1361,18 @@ func (c *checker) stdMismatchHint(pos token.Pos) string {
 				h += fmt.Sprintf(" or strings.Join(%s, \", \")", xs)
 			}
 			return h
+		}
+		// A bool compared with 1 or 0.
+		if isBool(tv.Type) && ov.Value != nil && ov.Value.Kind() == constant.Int && (b.Op == token.EQL || b.Op == token.NEQ) {
+			x := c.text(p[0])
+			truth := constant.Sign(ov.Value) != 0
+			if b.Op == token.NEQ {
+				truth = !truth
+			}
+			if truth {
+				return fmt.Sprintf("a bool is not a number: use it as the condition, if %s { (or %s == true)", x, x)
+			}
+			return fmt.Sprintf("a bool is not a number: negate it, if !%s { (or %s == false)", x, x)
 		}
 		// A byte or rune compared with a string of one character.
 		if bt, ok := types.Unalias(tv.Type).(*types.Basic); ok && tv.Value == nil && (bt.Kind() == types.Uint8 || bt.Kind() == types.Int32) && ov.Value != nil && ov.Value.Kind() == constant.String {
@@ -1952,4 +2004,199 @@ func (c *checker) typeForErrorHint(pos token.Pos) string {
 		return fmt.Sprintf("a type is not a value to compare with: to find a %s in %s write var target %s%s; if errors.As(%s, &target) { ... }", ts, e, ptr, ts, e)
 	}
 	return ""
+}
+
+var (
+	reForIn       = regexp.MustCompile(`^for\s+(\w+)(?:\s*,\s*(\w+))?\s+in\s+(.+?)\s*\{?$`)
+	reFuncResults = regexp.MustCompile(`^(func\s.*\))\s+([^(){}]+,[^(){}]+?)\s*\{$`)
+	reGenMethod   = regexp.MustCompile(`^func\s*\((\w+)\s+\*?(\w+)\[([^\]]+)\]\)\s*(\w+)\[([^\]]+)\]\((.*)\)\s*(.*?)\s*\{$`)
+	reImportComma = regexp.MustCompile(`^import\s+("[^"]+"(?:\s*,\s*"[^"]+")+)\s*$`)
+)
+
+// otherLanguageHint: syntax as other languages write it (for x in xs,
+// an if without braces, else on its own line, a struct literal with =,
+// results without parentheses, imports with commas, a method with type
+// parameters, ... in a struct literal).
+func otherLanguageHint(lines []string, e *scanner.Error, raw, line string) string {
+	col := e.Pos.Column - 1 // in raw
+	switch {
+	case reForIn.MatchString(line):
+		m := reForIn.FindStringSubmatch(line)
+		if m[2] != "" {
+			return fmt.Sprintf("Go ranges with range, not in: for %s, %s := range %s {", m[1], m[2], m[3])
+		}
+		return fmt.Sprintf("Go ranges with range, not in: for _, %s := range %s { (or for %s := range %s for the index or key)", m[1], m[3], m[1], m[3])
+	case strings.Contains(e.Msg, "found 'else'"):
+		return "else goes on the line of the closing brace: } else {"
+	case (strings.HasPrefix(line, "if ") || strings.HasPrefix(line, "for ")) && !strings.Contains(line, "{") && strings.HasPrefix(e.Msg, "expected ';', found ") && col > 0 && col <= len(raw):
+		head, stmt := strings.TrimSpace(raw[:col]), strings.TrimSpace(raw[col:])
+		return fmt.Sprintf("Go needs braces around the body, even for one statement: %s { %s }", head, stmt)
+	case strings.Contains(e.Msg, "expected '==', found '='") && strings.Contains(line, "{"):
+		// Key = value inside a literal: the key is before the =.
+		if col > 0 && col <= len(raw) {
+			before := strings.TrimRight(raw[:col], " ")
+			i := strings.LastIndexAny(before, "{, ")
+			key := before[i+1:]
+			rest := strings.TrimLeft(raw[col+1:], " ")
+			if j := strings.IndexAny(rest, ",}"); j >= 0 {
+				rest = rest[:j]
+			}
+			return fmt.Sprintf("a struct literal names its fields with a colon: %s: %s", key, strings.TrimSpace(rest))
+		}
+	case reFuncResults.MatchString(line) && strings.HasPrefix(e.Msg, "expected ';', found ','"):
+		m := reFuncResults.FindStringSubmatch(line)
+		return fmt.Sprintf("several results go in parentheses: %s (%s) {", m[1], strings.TrimSpace(m[2]))
+	case reImportComma.MatchString(line):
+		var paths []string
+		for _, p := range strings.Split(reImportComma.FindStringSubmatch(line)[1], ",") {
+			paths = append(paths, strings.TrimSpace(p))
+		}
+		return fmt.Sprintf("several imports go in parentheses, one a line: import ( %s ), or one import line each: import %s", strings.Join(paths, "; "), strings.Join(paths, "; import "))
+	case strings.Contains(e.Msg, "method must have no type parameters"):
+		if m := reGenMethod.FindStringSubmatch(line); m != nil {
+			name := strings.ToLower(m[4][:1]) + m[4][1:] + strings.ToUpper(m[2][:1]) + m[2][1:]
+			return fmt.Sprintf("methods cannot have type parameters of their own: write a function with all of them, func %s[%s, %s](%s %s[%s], %s) %s", name, m[3], m[5], m[1], m[2], firstWord(m[3]), m[6], m[7])
+		}
+		return "methods cannot have type parameters of their own: write a function that takes the receiver as its first argument"
+	case strings.Contains(e.Msg, "missing ','") && col >= 0 && col+3 <= len(raw) && raw[col:col+3] == "...":
+		before := strings.TrimSpace(raw[:col])
+		i := strings.LastIndexAny(before, "{,(")
+		return fmt.Sprintf("... spreads a slice only into a call's last argument; a field takes the slice itself: %s", strings.TrimSpace(before[i+1:]))
+	}
+	return ""
+}
+
+// firstWord is the type parameter list's names without constraints:
+// "T any" -> "T", "K comparable, V any" -> "K, V".
+func firstWord(params string) string {
+	var names []string
+	for _, p := range strings.Split(params, ",") {
+		if f := strings.Fields(p); len(f) > 0 {
+			names = append(names, f[0])
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// afterBlockHeader reports whether the line before n opens a block of an
+// if, for or switch (where a syntax error in the header makes the parser
+// see a composite literal).
+func afterBlockHeader(lines []string, n int) bool {
+	for i := n - 2; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" {
+			continue
+		}
+		return strings.HasSuffix(l, "{") && (strings.HasPrefix(l, "for ") || strings.HasPrefix(l, "if ") || strings.HasPrefix(l, "switch "))
+	}
+	return false
+}
+
+var (
+	reIncomparable = regexp.MustCompile(`^invalid operation: (.+) [!=]= (.+) \(incomparable types in type set\)$`)
+	reOverflowByte = regexp.MustCompile(`^'(.+)' \(untyped rune constant \d+\) overflows byte$`)
+	reFuncMismatch = regexp.MustCompile(`^in call to ([\w.]+), type (func\(.*\) \S+) of (.+) does not match inferred type (func\(.*\) \S+) for `)
+)
+
+func isDuration(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+// durationExpr writes d as Go code: 30 * time.Second, 1500 * time.Millisecond.
+func durationExpr(d time.Duration) string {
+	units := []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}}
+	for _, u := range units {
+		if d%u.d == 0 {
+			if d == u.d {
+				return "time." + u.name
+			}
+			return fmt.Sprintf("%d * time.%s", d/u.d, u.name)
+		}
+	}
+	return fmt.Sprintf("time.Duration(%d)", int64(d))
+}
+
+// wrapFuncHint: a function with more parameters than the function value
+// wanted (strings.HasPrefix for a func(string) bool): a literal that
+// fixes the others.
+func (c *checker) wrapFuncHint(pos token.Pos, m []string) string {
+	call, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	var arg ast.Expr
+	for _, a := range call.Args {
+		if c.text(a) == m[3] || "("+c.text(a)+" literal)" == m[3] {
+			arg = a
+		}
+	}
+	if arg == nil {
+		return ""
+	}
+	given, ok := c.info.Types[arg].Type.(*types.Signature)
+	if !ok {
+		return ""
+	}
+	x, err := parser.ParseExpr(m[4])
+	if err != nil {
+		return ""
+	}
+	ft, ok := x.(*ast.FuncType)
+	if !ok || ft.Params == nil {
+		return ""
+	}
+	var want []string
+	for _, f := range ft.Params.List {
+		n := len(f.Names)
+		if n == 0 {
+			n = 1
+		}
+		for i := 0; i < n; i++ {
+			want = append(want, types.ExprString(f.Type))
+		}
+	}
+	if given.Params().Len() <= len(want) {
+		return ""
+	}
+	var params, args []string
+	for i := 0; i < given.Params().Len(); i++ {
+		name := given.Params().At(i).Name()
+		if name == "" || name == "_" {
+			name = fmt.Sprintf("a%d", i)
+		}
+		if i < len(want) {
+			params = append(params, name+" "+want[i])
+		}
+		args = append(args, name)
+	}
+	res := ""
+	if ft.Results != nil && len(ft.Results.List) > 0 {
+		res = " " + types.ExprString(ft.Results.List[0].Type)
+	}
+	return fmt.Sprintf("%s takes %d arguments and %s wants a function of %d: wrap it, func(%s)%s { return %s(%s) } (with %s set to what you mean)",
+		m[3], given.Params().Len(), m[1], len(want), strings.Join(params, ", "), res, m[3], strings.Join(args, ", "), strings.Join(args[len(want):], ", "))
+}
+
+// otherLanguageNames are names other languages give to what Go's
+// standard library calls otherwise.
+var otherLanguageNames = map[string]string{
+	"time.ISO8601":         "time.RFC3339 (ISO 8601); dates alone are time.DateOnly",
+	"time.ISO8601Date":     "time.DateOnly",
+	"strings.StartsWith":   "strings.HasPrefix",
+	"strings.EndsWith":     "strings.HasSuffix",
+	"strings.Includes":     "strings.Contains",
+	"strings.IndexOf":      "strings.Index",
+	"strings.Strip":        "strings.TrimSpace",
+	"strings.Substring":    "a slice expression, s[i:j]",
+	"strings.Reverse":      "slices.Reverse on []rune(s), then string(r)",
+	"strconv.ParseInteger": "strconv.Atoi",
+	"strconv.ToString":     "strconv.Itoa, or fmt.Sprint",
+	"math.Round2":          "math.Round(x*100) / 100",
+	"slices.Filter":        "slices.DeleteFunc (it removes what the function reports true for)",
+	"slices.Map":           "a for range loop that appends to a new slice",
+	"errors.Wrap":          `fmt.Errorf("...: %w", err)`,
 }

@@ -195,6 +195,10 @@ func (c *checker) checkImports() {
 		case c.allow[p]:
 		default:
 			first := strings.Split(p, "/")[0]
+			if h, ok := insteadOf[p]; ok && strings.Contains(first, ".") {
+				c.errorf(im.Path.Pos(), h, "import %q is not allowed in snippets", p)
+				continue
+			}
 			if strings.Contains(first, ".") {
 				c.errorf(im.Path.Pos(), "snippets import only the tree's packages (mcpfs/servers/<server>, mcpfs/skills/<skill>, mcpfs/mcp) and the standard packages: "+strings.Join(c.allowed, ", "),
 					"import %q is not allowed in snippets", p)
