@@ -2200,3 +2200,113 @@ var otherLanguageNames = map[string]string{
 	"slices.Map":           "a for range loop that appends to a new slice",
 	"errors.Wrap":          `fmt.Errorf("...: %w", err)`,
 }
+
+// repairHint is the last resort for a type error no rule explained: it
+// tries mechanical edits of the expression at fault (a field or method of
+// it, len, a dereference or address, the first element, a call, a
+// conversion, a slice of one) and names those that type-check where the
+// expression stands, each checked with go/types.
+func (c *checker) repairHint(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	switch {
+	case reCannotUse.MatchString(te.Msg):
+		x := outerExpr(at)
+		if x == nil {
+			return ""
+		}
+		to := c.targetType(x, parents)
+		if to == nil {
+			return ""
+		}
+		fits := c.repairs(x, func(cand string) bool {
+			t := c.checkCall(cand, x.Pos())
+			return t != nil && types.AssignableTo(t, to)
+		})
+		if len(fits) > 0 {
+			return fmt.Sprintf("it wants %s %s: write %s", article(c.typeString(to)), c.typeString(to), strings.Join(fits, ", or "))
+		}
+	case reMismatch.MatchString(te.Msg):
+		b, ok := c.enclosing(te.Pos, func(n ast.Node) bool {
+			b, ok := n.(*ast.BinaryExpr)
+			if !ok {
+				return false
+			}
+			xt, yt := c.info.Types[b.X].Type, c.info.Types[b.Y].Type
+			return xt != nil && yt != nil && !types.Identical(xt, yt)
+		}).(*ast.BinaryExpr)
+		if !ok {
+			return ""
+		}
+		for _, side := range []int{1, 0} {
+			e, other := b.X, b.Y
+			if side == 1 {
+				e, other = b.Y, b.X
+			}
+			fits := c.repairs(e, func(cand string) bool {
+				src := cand + " " + b.Op.String() + " " + c.text(other)
+				if side == 1 {
+					src = c.text(other) + " " + b.Op.String() + " " + cand
+				}
+				return c.checkCall(src, b.Pos()) != nil
+			})
+			if len(fits) > 0 {
+				return fmt.Sprintf("%s is %s %s: write %s", c.text(e), article(c.typeString(c.info.Types[e].Type)), c.typeString(c.info.Types[e].Type), strings.Join(fits, ", or "))
+			}
+		}
+	}
+	return ""
+}
+
+// repairs lists edits of x (as source text) that ok accepts, at most
+// three, the likeliest first.
+func (c *checker) repairs(x ast.Expr, ok func(string) bool) []string {
+	t := c.info.Types[x].Type
+	if t == nil {
+		return nil
+	}
+	xs := c.text(x)
+	if _, simple := ast.Unparen(x).(*ast.BinaryExpr); simple {
+		xs = "(" + xs + ")"
+	}
+	var cands []string
+	if st, isStruct := deref(t).Underlying().(*types.Struct); isStruct {
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f.Exported() || f.Pkg() == c.pkg {
+				cands = append(cands, xs+"."+f.Name())
+			}
+		}
+	}
+	ms := types.NewMethodSet(types.NewPointer(deref(t)))
+	for i := 0; i < ms.Len(); i++ {
+		if fn, isFn := ms.At(i).Obj().(*types.Func); isFn && fn.Exported() && fn.Type().(*types.Signature).Params().Len() == 0 {
+			cands = append(cands, xs+"."+fn.Name()+"()")
+		}
+	}
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Map, *types.Chan:
+		cands = append(cands, "len("+xs+")")
+	case *types.Basic:
+		if isString(t) {
+			cands = append(cands, "len("+xs+")")
+		}
+	}
+	cands = append(cands, "*"+xs, xs+"()", xs+"[0]", "&"+xs)
+	if isInteger(t) {
+		cands = append(cands, "strconv.Itoa("+xs+")")
+	} else {
+		cands = append(cands, "string("+xs+")")
+	}
+	cands = append(cands, "fmt.Sprint("+xs+")")
+	for _, conv := range []string{"int", "int64", "float64", "time.Duration"} {
+		cands = append(cands, conv+"("+xs+")")
+	}
+	var out []string
+	for _, cand := range cands {
+		if len(out) == 3 {
+			break
+		}
+		if ok(cand) {
+			out = append(out, cand)
+		}
+	}
+	return out
+}

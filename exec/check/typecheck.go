@@ -68,7 +68,11 @@ func (c *checker) typeCheck() {
 		return true
 	})
 	for _, te := range terrs {
-		c.errs = append(c.errs, &Error{Pos: c.position(te.Pos), Msg: te.Msg, Hint: c.hintFor(te, nodes[te.Pos], parents)})
+		hint := c.hintFor(te, nodes[te.Pos], parents)
+		if hint == "" {
+			hint = c.repairHint(te, nodes[te.Pos], parents)
+		}
+		c.errs = append(c.errs, &Error{Pos: c.position(te.Pos), Msg: te.Msg, Hint: hint})
 	}
 }
 

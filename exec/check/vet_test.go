@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -78,8 +79,32 @@ func TestVetRefuses(t *testing.T) {
 		{"package main\n\nimport \"fmt\"\n\ntype T struct {\n\tName string `json:name`\n}\n\nfunc main() { fmt.Println(T{}) }\n", "`json:\"name\"`"},
 	} {
 		_, err := Check("snippet.go", []byte(tt.src), tree, Options{})
+		if os.Getenv("MCPFS_FIX_SHOW") != "" {
+			t.Log(err)
+		}
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("got %v, want an error naming %q", err, tt.want)
+		}
+	}
+}
+
+// TestRepairHint: for type errors no rule explains, the edits of the
+// expression that type-check are named.
+func TestRepairHint(t *testing.T) {
+	tree := docstoreTree(t)
+	tests := []struct{ body, want string }{
+		{"xs := []int{1}\n\tvar n int = xs\n\tfmt.Println(n)", "len(xs)"},
+		{"v := 3\n\tp := &v\n\tvar n int = p\n\tfmt.Println(n)", "*p"},
+		{"type pair struct{ a, b int }\n\tq := pair{1, 2}\n\tvar n int = q\n\tfmt.Println(n)", "q.a"},
+	}
+	for _, tt := range tests {
+		src := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\t" + tt.body + "\n}\n"
+		_, err := Check("snippet.go", []byte(src), tree, Options{})
+		if os.Getenv("MCPFS_FIX_SHOW") != "" {
+			t.Log(err)
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want a hint naming %s", tt.body, err, tt.want)
 		}
 	}
 }
