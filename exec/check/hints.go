@@ -1147,12 +1147,21 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 	}
 	var names []string
 	names = append(names, lhs...)
+	cleanup := ""
 	for i := len(lhs); i < tup.Len(); i++ {
-		switch {
+		switch sig, isFunc := tup.At(i).Type().Underlying().(*types.Signature); {
 		case types.Identical(tup.At(i).Type(), types.Universe.Lookup("error").Type()):
 			names = append(names, "err")
 		case types.Identical(tup.At(i).Type(), types.Typ[types.Bool]):
 			names = append(names, "ok")
+		case isFunc && sig.Params().Len() == 0 && sig.Results().Len() == 0:
+			// A func() returned beside the value releases it: cancel.
+			n := tup.At(i).Name()
+			if n == "" || n == "_" {
+				n = "cancel"
+			}
+			names = append(names, n)
+			cleanup = n
 		default:
 			names = append(names, "_")
 		}
@@ -1164,6 +1173,9 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 		}
 	}
 	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, c.text(rhs))
+	if cleanup != "" {
+		h += fmt.Sprintf(", then defer %s()", cleanup)
+	}
 	switch names[len(names)-1] {
 	case "err":
 		h += ", then check err"
@@ -1975,8 +1987,38 @@ func (c *checker) sliceForSliceHint(x ast.Expr, from, to types.Type, parents map
 	if len(fields) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s holds %s, not %s: collect one field of each first, var out %s; for _, e := range %s { out = append(out, e.%s) } (its %s fields: %s)",
-		xs, c.typeString(fs.Elem()), c.typeString(ts.Elem()), c.typeString(to), xs, fields[0], c.typeString(ts.Elem()), strings.Join(fields, ", "))
+	// Named as the snippet names them: the variable declared, and the
+	// element by its type's last word (h for a SearchResultHit).
+	out, e := "out", elemVarName(fs.Elem())
+	switch p := parents[x].(type) {
+	case *ast.ValueSpec:
+		if len(p.Names) == 1 {
+			out = p.Names[0].Name
+		}
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 1 {
+			out = c.text(p.Lhs[0])
+		}
+	}
+	return fmt.Sprintf("%s holds %s, not %s: collect one field of each first, var %s %s; for _, %s := range %s { %s = append(%s, %s.%s) } (its %s fields: %s)",
+		xs, c.typeString(fs.Elem()), c.typeString(ts.Elem()), out, c.typeString(to), e, xs, out, out, e, fields[0], c.typeString(ts.Elem()), strings.Join(fields, ", "))
+}
+
+// elemVarName names a loop variable for an element of type t: the first
+// letter of its type name's last word (h for SearchResultHit), or e.
+func elemVarName(t types.Type) string {
+	n, ok := types.Unalias(deref(t)).(*types.Named)
+	if !ok {
+		return "e"
+	}
+	words := camelWords(n.Obj().Name())
+	if len(words) == 0 {
+		return "e"
+	}
+	if v := strings.ToLower(words[len(words)-1][:1]); v != "_" {
+		return v
+	}
+	return "e"
 }
 
 func (c *checker) importNote(p string) string {
@@ -2558,6 +2600,17 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 	line := strings.TrimSpace(raw)
 	if h := otherLanguageHint(lines, e, raw, line); h != "" {
 		return h
+	}
+	if h := keywordNameHint(line); h != "" {
+		return h
+	}
+	if strings.Contains(e.Msg, "unknown escape sequence") {
+		if i := strings.Index(line, `"`); i >= 0 {
+			if j := strings.LastIndex(line, `"`); j > i {
+				lit := line[i+1 : j]
+				return fmt.Sprintf("in a double-quoted string a backslash starts an escape (\\n, \\t): write the string in backquotes, `%s`, or double each backslash", lit)
+			}
+		}
 	}
 	switch {
 	case strings.Contains(e.Msg, "'?'"):

@@ -58,6 +58,9 @@ var (
 
 // stdHint is tried before the other hints: "" when no rule here applies.
 func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	if h := c.stdHint2(te, at, parents); h != "" {
+		return h
+	}
 	msg := te.Msg
 	switch {
 	case rePtrMethod.MatchString(msg):
@@ -937,6 +940,11 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 	if tv := c.info.Types[x]; call != nil && tv.Value != nil && tv.Value.Kind() == constant.String && isInteger(to) {
 		if fn := c.calleeFunc(call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == treePrefix+"mcp" && fn.Name() == "Exit" {
 			return fmt.Sprintf("mcp.Exit takes the exit status, a number: print the message first, fmt.Println(%s), then mcp.Exit(1)", xs)
+		}
+	}
+	if call != nil && isInteger(to) && !isNumeric(from) {
+		if fn := c.calleeFunc(call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == treePrefix+"mcp" && fn.Name() == "Exit" {
+			return fmt.Sprintf("mcp.Exit takes the exit status, a number: print %s first, fmt.Println(%s), then mcp.Exit(1)", xs, xs)
 		}
 	}
 	// An int constant for an indent string: that many spaces.
@@ -2309,4 +2317,159 @@ func (c *checker) repairs(x ast.Expr, ok func(string) bool) []string {
 		}
 	}
 	return out
+}
+
+var (
+	reBuiltinValue  = regexp.MustCompile(`^(\w+) \(built-in\) must be called$`)
+	reBadLabel      = regexp.MustCompile(`^invalid (break|continue) label (\w+)$`)
+	reUnusedLabel   = regexp.MustCompile(`^label (\w+) declared and not used$`)
+	reIndexFunc     = regexp.MustCompile(`^cannot index (.+) \((?:variable|value) of type (func\(\) .+)\)$`)
+	reIndexStruct   = regexp.MustCompile(`^cannot index (.+) \((?:variable|value) of struct type .+\)$`)
+	reTooManyReturn = regexp.MustCompile(`^too many return values`)
+)
+
+var goKeywords = map[string]bool{
+	"break": true, "case": true, "chan": true, "const": true, "continue": true, "default": true,
+	"defer": true, "else": true, "fallthrough": true, "for": true, "func": true, "go": true, "goto": true,
+	"if": true, "import": true, "interface": true, "map": true, "package": true, "range": true,
+	"return": true, "select": true, "struct": true, "switch": true, "type": true, "var": true,
+}
+
+// keywordNameHint: a keyword used as a variable's name (type := ...).
+func keywordNameHint(line string) string {
+	f := strings.Fields(line)
+	if len(f) < 2 || !goKeywords[f[0]] || (f[1] != ":=" && f[1] != "=" && !strings.HasPrefix(f[1], ":=")) {
+		return ""
+	}
+	alt := map[string]string{"type": "kind", "func": "fn", "range": "span", "map": "m", "chan": "ch", "var": "v", "default": "def", "select": "sel", "case": "c", "interface": "iface", "struct": "st", "package": "pkg", "import": "imp", "go": "g"}[f[0]]
+	if alt == "" {
+		alt = f[0] + "_"
+	}
+	return fmt.Sprintf("%s is a Go keyword and cannot name a variable: call it %s (or typ), %s", f[0], alt, strings.Replace(line, f[0], alt, 1))
+}
+
+// stdHint2 holds the rules of the set20 round; stdHint calls it first.
+func (c *checker) stdHint2(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	msg := te.Msg
+	switch {
+	case reBuiltinValue.MatchString(msg):
+		name := reBuiltinValue.FindStringSubmatch(msg)[1]
+		arg := "s"
+		// The value another built-in call of the statement is about.
+		if st := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(ast.Stmt); return ok }); st != nil {
+			ast.Inspect(st, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok && len(call.Args) == 1 {
+					if id, ok := call.Fun.(*ast.Ident); ok && (id.Name == "len" || id.Name == "cap") {
+						arg = c.text(call.Args[0])
+					}
+				}
+				return true
+			})
+		}
+		return fmt.Sprintf("%s is a built-in function: call it, %s(%s)", name, name, arg)
+	case reBadLabel.MatchString(msg):
+		m := reBadLabel.FindStringSubmatch(msg)
+		return fmt.Sprintf("no enclosing loop is labelled %s: put the label on the line before the loop to %s, %s: for ... {", m[2], m[1], m[2])
+	case reUnusedLabel.MatchString(msg):
+		m := reUnusedLabel.FindStringSubmatch(msg)
+		return fmt.Sprintf("delete the label %s:, or use it, break %s or continue %s inside the loop", m[1], m[1], m[1])
+	case reIndexFunc.MatchString(msg):
+		m := reIndexFunc.FindStringSubmatch(msg)
+		return fmt.Sprintf("%s is a method or function: call it first, %s()[...]", m[1], m[1])
+	case reIndexStruct.MatchString(msg):
+		if ix, ok := c.enclosing(te.Pos, func(n ast.Node) bool {
+			ix, ok := n.(*ast.IndexExpr)
+			if !ok || ix.X.Pos() != te.Pos {
+				return false
+			}
+			_, isStruct := deref(c.info.Types[ix.X].Type).Underlying().(*types.Struct)
+			return isStruct
+		}).(*ast.IndexExpr); ok {
+			return c.indexStructHint(ix)
+		}
+	case reTooManyReturn.MatchString(msg):
+		return c.missingResultTypeHint(te.Pos)
+	case reMismatch.MatchString(msg):
+		return c.typeSwitchUseHint(te.Pos)
+	case reCannotUse.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			return c.constToStringLitHint(x, parents)
+		}
+	}
+	return ""
+}
+
+// missingResultTypeHint: return with values in a function (or literal)
+// that declares no result.
+func (c *checker) missingResultTypeHint(pos token.Pos) string {
+	r, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok }).(*ast.ReturnStmt)
+	if !ok || len(r.Results) == 0 {
+		return ""
+	}
+	sig := c.enclosingSignature(pos)
+	if sig == nil || sig.Results().Len() != 0 {
+		return ""
+	}
+	var res []string
+	for _, x := range r.Results {
+		t := c.info.Types[x].Type
+		if t == nil {
+			return ""
+		}
+		res = append(res, c.typeString(types.Default(t)))
+	}
+	rs := strings.Join(res, ", ")
+	if len(res) > 1 {
+		rs = "(" + rs + ")"
+	}
+	fn := c.enclosing(pos, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return true
+		}
+		return false
+	})
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		if f.Name.Name == "main" {
+			return ""
+		}
+		return fmt.Sprintf("%s declares no result: add its type, func %s%s %s {", f.Name.Name, f.Name.Name, strings.TrimPrefix(c.sigString(sig), "func"), rs)
+	case *ast.FuncLit:
+		return fmt.Sprintf("the function literal declares no result: add its type, %s %s {", c.sigString(sig), rs)
+	}
+	return ""
+}
+
+// typeSwitchUseHint: the subject of a type switch without a variable
+// used as the case's type.
+func (c *checker) typeSwitchUseHint(pos token.Pos) string {
+	ts, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.TypeSwitchStmt); return ok }).(*ast.TypeSwitchStmt)
+	if !ok {
+		return ""
+	}
+	es, ok := ts.Assign.(*ast.ExprStmt)
+	if !ok {
+		return ""
+	}
+	ta, ok := es.X.(*ast.TypeAssertExpr)
+	if !ok {
+		return ""
+	}
+	subj := c.text(ta.X)
+	return fmt.Sprintf("%s keeps its interface type inside the cases: bind it, switch v := %s.(type) { case int: ... v ... }", subj, subj)
+}
+
+// constToStringLitHint: a bool or number constant where a string is
+// wanted: the constant written as a string.
+func (c *checker) constToStringLitHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	tv := c.info.Types[x]
+	to := c.targetType(x, parents)
+	if tv.Value == nil || to == nil || !isString(to) {
+		return ""
+	}
+	if tv.Value.Kind() == constant.Bool {
+		return fmt.Sprintf("it wants a string: write %q (for a bool variable, strconv.FormatBool(v))", tv.Value.ExactString())
+	}
+	return ""
 }

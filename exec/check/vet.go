@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -378,20 +379,20 @@ func validTag(tag string) bool {
 	return true
 }
 
-// fixTag quotes the values of a tag written key:value or key='value'.
+// fixTag quotes the values of a tag written key:value, key: "value" or
+// key='value'.
 func fixTag(tag string) string {
 	var out []string
-	for _, part := range strings.Fields(tag) {
-		k, v, ok := strings.Cut(part, ":")
-		if !ok {
-			out = append(out, part)
-			continue
-		}
-		v = strings.Trim(v, "'\"`")
-		out = append(out, k+":"+strconv.Quote(v))
+	for _, m := range reTagPair.FindAllStringSubmatch(tag, -1) {
+		out = append(out, m[1]+":"+strconv.Quote(m[2]))
+	}
+	if len(out) == 0 {
+		return tag
 	}
 	return strings.Join(out, " ")
 }
+
+var reTagPair = regexp.MustCompile(`(\w+)\s*:\s*['"]?([^'"\s]*)['"]?`)
 
 // vetUnmarshal: json.Unmarshal or a Decoder's Decode given a value, not a
 // pointer (it cannot set it).
