@@ -68,9 +68,9 @@ func (c *checker) typeCheck() {
 		return true
 	})
 	for _, te := range terrs {
-		hint := c.hintFor(te, nodes[te.Pos], parents)
+		hint := safeHint(func() string { return c.hintFor(te, nodes[te.Pos], parents) })
 		if hint == "" {
-			hint = c.repairHint(te, nodes[te.Pos], parents)
+			hint = safeHint(func() string { return c.repairHint(te, nodes[te.Pos], parents) })
 		}
 		c.errs = append(c.errs, &Error{Pos: c.position(te.Pos), Msg: te.Msg, Hint: hint})
 	}
@@ -376,4 +376,15 @@ func inTypePosition(x ast.Expr, parents map[ast.Node]ast.Node) bool {
 		return true
 	}
 	return false
+}
+
+// safeHint runs a hint rule; a rule that fails on a shape of code it did
+// not foresee gives no hint rather than hiding the error itself.
+func safeHint(rule func() string) (h string) {
+	defer func() {
+		if recover() != nil {
+			h = ""
+		}
+	}()
+	return rule()
 }

@@ -21,6 +21,9 @@ func (c *checker) checkVet() {
 	if c.info == nil {
 		return
 	}
+	// A check that fails on a shape of code it did not foresee reports
+	// nothing rather than failing the whole check.
+	defer func() { _ = recover() }()
 	ast.Inspect(c.file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
