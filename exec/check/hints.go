@@ -712,7 +712,11 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	if fp, ok := from.Underlying().(*types.Pointer); ok && fits(fp.Elem(), to) {
 		if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
 			if at := c.info.Types[call.Args[0]].Type; at != nil && fits(at, to) {
-				return fmt.Sprintf("a required field is a plain %s, not a pointer: write %s", toS, c.text(call.Args[0]))
+				v := c.text(call.Args[0])
+				if kv, ok := c.enclosing(x.Pos(), func(n ast.Node) bool { kv, ok := n.(*ast.KeyValueExpr); return ok && kv.Value == x }).(*ast.KeyValueExpr); ok {
+					v = c.text(kv.Key) + ": " + v
+				}
+				return fmt.Sprintf("a required field is a plain %s, not a pointer: write %s", toS, v)
 			}
 		}
 		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -2603,6 +2607,11 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 	}
 	if h := keywordNameHint(line); h != "" {
 		return h
+	}
+	if strings.Contains(e.Msg, "missing parameter type") {
+		if h := paramTypeHint(line); h != "" {
+			return h
+		}
 	}
 	if strings.Contains(e.Msg, "unknown escape sequence") {
 		if i := strings.Index(line, `"`); i >= 0 {

@@ -2350,6 +2350,9 @@ func keywordNameHint(line string) string {
 
 // stdHint2 holds the rules of the set20 round; stdHint calls it first.
 func (c *checker) stdHint2(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	if h := c.stdHint3(te, at, parents); h != "" {
+		return h
+	}
 	msg := te.Msg
 	switch {
 	case reBuiltinValue.MatchString(msg):
@@ -2472,4 +2475,250 @@ func (c *checker) constToStringLitHint(x ast.Expr, parents map[ast.Node]ast.Node
 		return fmt.Sprintf("it wants a string: write %q (for a bool variable, strconv.FormatBool(v))", tv.Value.ExactString())
 	}
 	return ""
+}
+
+var (
+	reSendNonChan = regexp.MustCompile(`^invalid operation: cannot send to non-channel`)
+	reXorFloat    = regexp.MustCompile(`^invalid operation: operator \^ not defined on `)
+	reErrConvPlus = regexp.MustCompile(`^cannot convert .* to type interface\{Error\(\) string\}$`)
+	reValueCount  = regexp.MustCompile(`^assignment mismatch: (\d+) variables? but (\d+) values?$`)
+	reParamList   = regexp.MustCompile(`^(func\s*(?:\([^)]*\)\s*)?\w+)\((.*?)\)(.*)$`)
+)
+
+// stdHint3 holds the rules of the set21 round; stdHint2 calls it first.
+func (c *checker) stdHint3(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	msg := te.Msg
+	switch {
+	case reSendNonChan.MatchString(msg):
+		if st, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.SendStmt); return ok }).(*ast.SendStmt); ok {
+			if t := c.info.Types[st.Value].Type; t != nil {
+				if _, isChan := t.Underlying().(*types.Chan); isChan {
+					return fmt.Sprintf("the arrow points into the channel for a send; to receive write %s = <-%s (or %s := <-%s)", c.text(st.Chan), c.text(st.Value), c.text(st.Chan), c.text(st.Value))
+				}
+			}
+		}
+	case reXorFloat.MatchString(msg):
+		if b, ok := c.enclosing(te.Pos, func(n ast.Node) bool { b, ok := n.(*ast.BinaryExpr); return ok && b.Op == token.XOR }).(*ast.BinaryExpr); ok {
+			base, pre := b.X, ""
+			if inner, ok := ast.Unparen(b.X).(*ast.BinaryExpr); ok && (inner.Op == token.MUL || inner.Op == token.QUO) {
+				base, pre = inner.Y, c.text(inner.X)+" "+inner.Op.String()+" "
+			}
+			bs, e := c.text(base), c.text(b.Y)
+			h := fmt.Sprintf("^ is bitwise XOR in Go, not a power: write %smath.Pow(%s, %s)", pre, bs, e)
+			if e == "2" {
+				h += fmt.Sprintf(", or %s%s * %s", pre, bs, bs)
+			}
+			return h
+		}
+	case reErrConvPlus.MatchString(msg):
+		if b, ok := c.enclosing(te.Pos, func(n ast.Node) bool { b, ok := n.(*ast.BinaryExpr); return ok && b.Op == token.ADD }).(*ast.BinaryExpr); ok {
+			for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if t := c.info.Types[p[0]].Type; t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+					return fmt.Sprintf("an error is not a string: its text is %s.Error() (or build the message with fmt.Sprintf(\"...: %%v\", %s))", c.text(p[0]), c.text(p[0]))
+				}
+			}
+		}
+	case reValueCount.MatchString(msg):
+		m := reValueCount.FindStringSubmatch(msg)
+		return c.valueCountHint(te.Pos, m)
+	case reCannotRange.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			return c.rangeScannerHint(x)
+		}
+	case strings.HasPrefix(msg, "not enough arguments in call to "):
+		if call := c.callAt(te.Pos); call != nil {
+			return c.methodOnTypeHint(call)
+		}
+	case reCannotUse.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			return c.errorForStringHint(x, parents)
+		}
+	}
+	return ""
+}
+
+// valueCountHint: more variables than values (a number written with a
+// thousands comma, or one value for two variables).
+func (c *checker) valueCountHint(pos token.Pos, m []string) string {
+	n := c.enclosing(pos, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.AssignStmt, *ast.ValueSpec:
+			return true
+		}
+		return false
+	})
+	var lhs []string
+	var rhs []ast.Expr
+	kw := ":="
+	switch s := n.(type) {
+	case *ast.AssignStmt:
+		for _, l := range s.Lhs {
+			lhs = append(lhs, c.text(l))
+		}
+		rhs, kw = s.Rhs, s.Tok.String()
+	case *ast.ValueSpec:
+		for _, l := range s.Names {
+			lhs = append(lhs, l.Name)
+		}
+		rhs, kw = s.Values, "var"
+	default:
+		return ""
+	}
+	// 1,000: a number with a thousands separator.
+	if len(lhs) == 1 && len(rhs) >= 2 {
+		digits := ""
+		for i, r := range rhs {
+			bl, ok := r.(*ast.BasicLit)
+			if !ok || bl.Kind != token.INT || (i > 0 && len(bl.Value) != 3) {
+				digits = ""
+				break
+			}
+			digits += bl.Value
+		}
+		if digits != "" {
+			return fmt.Sprintf("Go numbers have no thousands comma: write %s (or with underscores, %s)", digits, underscored(digits))
+		}
+	}
+	if len(rhs) == 1 && len(lhs) > 1 {
+		if t := c.info.Types[rhs[0]].Type; t != nil {
+			if _, isTuple := t.(*types.Tuple); !isTuple {
+				vals := make([]string, len(lhs))
+				for i := range vals {
+					vals[i] = c.text(rhs[0])
+				}
+				if kw == "var" {
+					return fmt.Sprintf("each variable takes its own value: var %s = %s", strings.Join(lhs, ", "), strings.Join(vals, ", "))
+				}
+				return fmt.Sprintf("each variable takes its own value: %s %s %s", strings.Join(lhs, ", "), kw, strings.Join(vals, ", "))
+			}
+		}
+	}
+	return ""
+}
+
+func underscored(d string) string {
+	var b strings.Builder
+	for i, r := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// rangeScannerHint: ranging over a reader of items (a bufio.Scanner):
+// its Scan loop.
+func (c *checker) rangeScannerHint(x ast.Expr) string {
+	t := c.info.Types[x].Type
+	if t == nil {
+		return ""
+	}
+	ms := types.NewMethodSet(t)
+	if _, isPtr := t.(*types.Pointer); !isPtr {
+		ms = types.NewMethodSet(types.NewPointer(t))
+	}
+	var step, item string
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+			continue
+		}
+		switch r := sig.Results().At(0).Type(); {
+		case isBool(r) && (fn.Name() == "Scan" || fn.Name() == "Next"):
+			step = fn.Name()
+		case isString(r) && item == "":
+			item = fn.Name()
+		}
+	}
+	if step == "" {
+		return ""
+	}
+	xs := c.text(x)
+	if item == "" {
+		return fmt.Sprintf("%s is not a collection: loop with its %s method, for %s.%s() { ... }", xs, step, xs, step)
+	}
+	return fmt.Sprintf("%s is not a collection: loop with its %s method, for %s.%s() { line := %s.%s() ... }", xs, step, xs, step, xs, item)
+}
+
+// methodOnTypeHint: a method called on its type (point.String()), a
+// method expression missing its receiver: call it on a value.
+func (c *checker) methodOnTypeHint(call *ast.CallExpr) string {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || !c.info.Types[sel.X].IsType() {
+		return ""
+	}
+	t := c.info.Types[sel.X].Type
+	recv := "v"
+	// A variable of that type in scope.
+	if c.pkg != nil {
+		if scope := c.pkg.Scope().Innermost(call.Pos()); scope != nil {
+			for s := scope; s != nil && s != types.Universe && recv == "v"; s = s.Parent() {
+				for _, n := range s.Names() {
+					if v, ok := s.Lookup(n).(*types.Var); ok && (types.Identical(v.Type(), t) || types.Identical(v.Type(), types.NewPointer(t))) {
+						recv = n
+						break
+					}
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%s is a type: call the method on a value of it, %s.%s(%s)", c.text(sel.X), recv, sel.Sel.Name, strings.Join(c.shortArgs(call.Args), ", "))
+}
+
+// errorForStringHint: an error where a string is wanted: its text, or
+// for errors.New and a format, wrapping with %w.
+func (c *checker) errorForStringHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	from, to := c.info.Types[x].Type, c.targetType(x, parents)
+	if from == nil || to == nil || !isString(to) || !types.Identical(from, types.Universe.Lookup("error").Type()) {
+		return ""
+	}
+	xs := c.text(x)
+	if call, ok := parents[x].(*ast.CallExpr); ok {
+		if fn := c.calleeFunc(call); fn != nil && fn.Pkg() != nil {
+			switch fn.FullName() {
+			case "errors.New":
+				return fmt.Sprintf("%s is already an error: to add context write fmt.Errorf(\"...: %%w\", %s); its text is %s.Error()", xs, xs, xs)
+			case "fmt.Errorf":
+				return fmt.Sprintf("the first argument is the format: wrap the error with %%w, fmt.Errorf(\"...: %%w\", %s)", xs)
+			case "fmt.Sprintf", "fmt.Printf":
+				return fmt.Sprintf("the first argument is the format: fmt.%s(\"%%v\", %s)", fn.Name(), xs)
+			}
+		}
+	}
+	return fmt.Sprintf("an error is not a string: its text is %s.Error()", xs)
+}
+
+// paramTypeHint: a parameter list where a name has no type (func add(a
+// int, b)): names that share a type are written before it once.
+func paramTypeHint(line string) string {
+	m := reParamList.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	var names []string
+	typ := ""
+	for _, p := range strings.Split(m[2], ",") {
+		f := strings.Fields(p)
+		switch len(f) {
+		case 1:
+			names = append(names, f[0])
+		case 2:
+			names = append(names, f[0])
+			if typ != "" && typ != f[1] {
+				return ""
+			}
+			typ = f[1]
+		default:
+			return ""
+		}
+	}
+	if typ == "" {
+		return ""
+	}
+	return fmt.Sprintf("each parameter needs a type; names that share one list it once, after them: %s(%s %s)%s", m[1], strings.Join(names, ", "), typ, m[3])
 }
