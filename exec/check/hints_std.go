@@ -2303,7 +2303,9 @@ func (c *checker) repairs(x ast.Expr, ok func(string) bool) []string {
 	} else {
 		cands = append(cands, "string("+xs+")")
 	}
-	cands = append(cands, "fmt.Sprint("+xs+")")
+	if _, isFunc := t.Underlying().(*types.Signature); !isFunc {
+		cands = append(cands, "fmt.Sprint("+xs+")")
+	}
 	for _, conv := range []string{"int", "int64", "float64", "time.Duration"} {
 		cands = append(cands, conv+"("+xs+")")
 	}
@@ -2487,6 +2489,9 @@ var (
 
 // stdHint3 holds the rules of the set21 round; stdHint2 calls it first.
 func (c *checker) stdHint3(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	if h := c.stdHint4(te, at, parents); h != "" {
+		return h
+	}
 	msg := te.Msg
 	switch {
 	case reSendNonChan.MatchString(msg):
@@ -2721,4 +2726,161 @@ func paramTypeHint(line string) string {
 		return ""
 	}
 	return fmt.Sprintf("each parameter needs a type; names that share one list it once, after them: %s(%s %s)%s", m[1], strings.Join(names, ", "), typ, m[3])
+}
+
+var (
+	reFuncNotUsed  = regexp.MustCompile(`^(.+) \((?:variable|value) of type func\(\)\) is not used$`)
+	reSliceOrder   = regexp.MustCompile(`^invalid operation: (.+) ([<>]=?) (.+) \(operator [<>]=? not defined on (slice|map)\)$`)
+	reMultiIndex   = regexp.MustCompile(`^invalid operation: more than one index$`)
+	reNegIndex     = regexp.MustCompile(`^invalid argument: index (-\d+) \(constant of type int\) must not be negative$`)
+	reExplicitInst = regexp.MustCompile(`^in call to (\w+)\[`)
+)
+
+// stdHint4 holds the rules of the set22 round; stdHint3 calls it first.
+func (c *checker) stdHint4(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	msg := te.Msg
+	switch {
+	case reFuncNotUsed.MatchString(msg):
+		x := reFuncNotUsed.FindStringSubmatch(msg)[1]
+		return fmt.Sprintf("it is a function, which does nothing until called: %s()", x)
+	case reSliceOrder.MatchString(msg):
+		m := reSliceOrder.FindStringSubmatch(msg)
+		return fmt.Sprintf("%ss have no order: compare their lengths, len(%s) %s len(%s)", m[4], m[1], m[2], m[3])
+	case reMultiIndex.MatchString(msg):
+		if ix, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexListExpr); return ok }).(*ast.IndexListExpr); ok {
+			x := c.text(ix.X)
+			var each []string
+			// As the statement it stands in: linked[a] = true; linked[b] = true.
+			tail := ""
+			if a, ok := c.enclosing(ix.Pos(), func(n ast.Node) bool { a, ok := n.(*ast.AssignStmt); return ok && len(a.Lhs) == 1 && a.Lhs[0] == ix }).(*ast.AssignStmt); ok && len(a.Rhs) == 1 {
+				tail = " " + a.Tok.String() + " " + c.text(a.Rhs[0])
+			}
+			for _, i := range ix.Indices {
+				each = append(each, x+"["+c.text(i)+"]"+tail)
+			}
+			if _, isMap := underlying(c.info.Types[ix.X].Type).(*types.Map); isMap {
+				return fmt.Sprintf("a map takes one key: use each, %s; or key by both at once with a struct or array key, map[[2]string]...", strings.Join(each, "; "))
+			}
+			return fmt.Sprintf("an index takes one value: %s", strings.Join(each, ", "))
+		}
+	case reNegIndex.MatchString(msg):
+		if ix, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.IndexExpr); return ok }).(*ast.IndexExpr); ok {
+			x := c.text(ix.X)
+			n := strings.TrimPrefix(reNegIndex.FindStringSubmatch(msg)[1], "-")
+			return fmt.Sprintf("Go has no negative indexes: counting from the end write %s[len(%s)-%s]", x, x, n)
+		}
+	case reExplicitInst.MatchString(msg):
+		// Explicit type arguments that do not fit: the call without them,
+		// when Go infers them.
+		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return false
+			}
+			switch call.Fun.(type) {
+			case *ast.IndexExpr, *ast.IndexListExpr:
+				return true
+			}
+			return false
+		}).(*ast.CallExpr); ok {
+			var base ast.Expr
+			switch f := call.Fun.(type) {
+			case *ast.IndexExpr:
+				base = f.X
+			case *ast.IndexListExpr:
+				base = f.X
+			}
+			args := make([]string, len(call.Args))
+			for i, a := range call.Args {
+				args[i] = c.text(a)
+			}
+			if c.checkCall(c.text(base)+"("+strings.Join(args, ", ")+")", call.Pos()) != nil {
+				return fmt.Sprintf("the type arguments do not fit the arguments (they go in the order of its type parameters): drop them and let Go infer them, %s(%s)", c.text(base), strings.Join(c.shortArgs(call.Args), ", "))
+			}
+		}
+	case reCannotUse.MatchString(msg):
+		if x := outerExpr(at); x != nil {
+			if h := c.sprintfForErrorHint(x, parents); h != "" {
+				return h
+			}
+			return c.funcForResultHint(x, parents)
+		}
+	case reAssignCount.MatchString(msg):
+		return c.singleResultMethodHint(te.Pos, reAssignCount.FindStringSubmatch(msg))
+	}
+	return ""
+}
+
+// sprintfForErrorHint: fmt.Sprintf where an error is wanted: fmt.Errorf.
+func (c *checker) sprintfForErrorHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	to := c.targetType(x, parents)
+	if to == nil || !types.Identical(to, types.Universe.Lookup("error").Type()) {
+		return ""
+	}
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	if fn := c.calleeFunc(call); fn != nil && fn.FullName() == "fmt.Sprintf" {
+		return fmt.Sprintf("fmt.Sprintf makes a string; fmt.Errorf makes an error from the same format: fmt.Errorf(%s)", strings.Join(c.shortArgs(call.Args), ", "))
+	}
+	return ""
+}
+
+// funcForResultHint: a function value where its result goes (x =
+// strings.TrimSpace): the call on what is assigned to.
+func (c *checker) funcForResultHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
+	sig, ok := c.info.Types[x].Type.(*types.Signature)
+	to := c.targetType(x, parents)
+	if !ok || to == nil || sig.Results().Len() != 1 || !types.AssignableTo(sig.Results().At(0).Type(), to) {
+		return ""
+	}
+	xs := c.text(x)
+	if sig.Params().Len() == 0 {
+		return fmt.Sprintf("it is a function: call it, %s()", xs)
+	}
+	if a, ok := parents[x].(*ast.AssignStmt); ok && len(a.Lhs) == 1 && sig.Params().Len() == 1 && types.AssignableTo(c.info.Types[a.Lhs[0]].Type, sig.Params().At(0).Type()) {
+		l := c.text(a.Lhs[0])
+		return fmt.Sprintf("it is a function: call it on the value, %s = %s(%s)", l, xs, l)
+	}
+	return fmt.Sprintf("it is a function: call it, %s%s", xs, strings.TrimPrefix(c.sigString(sig), "func"))
+}
+
+// singleResultMethodHint: one variable for a method's several named
+// results, where the receiver has a method for each (t.Date() and
+// t.Year()).
+func (c *checker) singleResultMethodHint(pos token.Pos, m []string) string {
+	a, ok := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.AssignStmt); return ok }).(*ast.AssignStmt)
+	if !ok || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return ""
+	}
+	call, ok := a.Rhs[0].(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	s, ok := c.info.Selections[sel]
+	if !ok {
+		return ""
+	}
+	sig := s.Obj().Type().(*types.Signature)
+	ms := types.NewMethodSet(types.NewPointer(deref(s.Recv())))
+	var names, alone []string
+	for i := 0; i < sig.Results().Len(); i++ {
+		n := sig.Results().At(i).Name()
+		if n == "" {
+			return ""
+		}
+		names = append(names, n)
+		if ms.Lookup(nil, strings.ToUpper(n[:1])+n[1:]) != nil {
+			alone = append(alone, fmt.Sprintf("%s.%s()", c.text(sel.X), strings.ToUpper(n[:1])+n[1:]))
+		}
+	}
+	if len(alone) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s returns %s: write %s %s %s; for one of them alone, %s", c.text(call.Fun), strings.Join(names, ", "), strings.Join(names, ", "), a.Tok, c.text(call), strings.Join(alone, ", "))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"regexp"
 	"strconv"
@@ -223,6 +224,9 @@ func (c *checker) verbFix(fname string, v fmtVerb, a ast.Expr, t types.Type) str
 		case dur:
 			return fmt.Sprintf("a time.Duration is an integer of nanoseconds: for seconds as a float write %s with %s.Seconds() (or %%v, or %%s, which print it as 1.5s)", v.text, as)
 		case isInt:
+			if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && b.Op == token.QUO {
+				return fmt.Sprintf("%s formats a float, and %s is an integer division, which drops the fraction: convert before dividing, float64(%s) / %s", v.text, as, c.text(b.X), c.text(b.Y))
+			}
 			return fmt.Sprintf("%s formats a float; for an integer write %%d, or convert, float64(%s)", v.text, as)
 		case isStr:
 			return fmt.Sprintf("%s formats a float; for a string write %%s", v.text)
