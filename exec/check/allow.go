@@ -63,6 +63,11 @@ var insteadOf = map[string]string{
 	"reflect":       `use fmt's %T and %v, or encoding/json, to inspect values`,
 	"runtime":       "snippets cannot use the runtime package",
 	"log":           `print with fmt (log.Fatal would end the run without output)`,
+	// Modules outside the standard library that models reach for.
+	"golang.org/x/sync/errgroup": "use sync.WaitGroup, with a mutex or a buffered channel to keep the first error",
+	"golang.org/x/exp/slices":    `use the standard "slices"`,
+	"golang.org/x/exp/maps":      `use the standard "maps" (maps.Keys is an iterator: slices.Sorted(maps.Keys(m)))`,
+	"github.com/pkg/errors":      `use the standard "errors", and fmt.Errorf("...: %w", err) to wrap`,
 }
 
 // refusedFuncs are functions of allowed packages that read files.

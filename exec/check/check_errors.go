@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 )
@@ -133,6 +134,10 @@ func (c *checker) checkValueErrors() {
 		case *ast.CallExpr:
 			fn, ok := c.info.Uses[calleeIdent(n.Fun)].(*types.Func)
 			if !ok || fn.FullName() != "errors.As" || len(n.Args) != 2 {
+				return true
+			}
+			if h := c.errorsAsTargetHint(n); h != "" {
+				c.errorf(n.Args[1].Pos(), h, "second argument to errors.As must be a pointer to a variable of an error type (or of an interface type)")
 				return true
 			}
 			if pt, ok := underlying(c.info.TypeOf(n.Args[1])).(*types.Pointer); ok && valueType(pt.Elem()) {
@@ -317,4 +322,27 @@ func (c *checker) checkShapeTwins() {
 		}
 		return true
 	})
+}
+
+// errorsAsTargetHint: errors.As given an error-typed value (a pointer
+// variable itself, not its address): what to pass instead, or "".
+func (c *checker) errorsAsTargetHint(call *ast.CallExpr) string {
+	arg := call.Args[1]
+	if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		return ""
+	}
+	t := c.info.TypeOf(arg)
+	if t == nil {
+		return ""
+	}
+	pt, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	errIface := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	if _, isIface := pt.Elem().Underlying().(*types.Interface); isIface || types.Implements(pt.Elem(), errIface) || !types.Implements(t, errIface) {
+		return ""
+	}
+	a := c.text(arg)
+	return fmt.Sprintf("errors.As sets the variable its second argument points to: pass its address, errors.As(%s, &%s), then use %s", c.text(call.Args[0]), a, a)
 }

@@ -59,9 +59,23 @@
 // the types involved (hints.go, typecheck.go): mcp.Ptr for an optional
 // field, the Args literal of a generated function, res, err := for two
 // results, the method of a result type that gives what was wanted, the
-// fields, functions and types of a package closest to a wrong name. The
-// fix corpus (testdata/fixes, TestFixCorpus) checks that each message
-// points at the line and names the fix.
+// fields, functions and types of a package closest to a wrong name. For
+// the standard library (hints_std.go) they read signatures, method sets
+// and constants: the signature of a function called with the wrong
+// arguments, another function or method of the package that takes the
+// arguments as given (each candidate call type-checked with
+// types.CheckExpr before it is named), the methods of a type that take the
+// arguments given, a function of that name in another package, the
+// constant of a named type for a string. The fix corpus (testdata/fixes,
+// TestFixCorpus) checks that each message points at the line and names
+// the fix; the held-out sets (testdata/heldout, TestHeldOutFixes) measure
+// it on mistakes written before their round of rules.
+//
+// Refused as go vet refuses them (vet.go): fmt's format verbs against
+// their arguments and their count, a format string given to Println, %w
+// of a non-error, printed func values, json.Unmarshal or Decode into a
+// non-pointer, a lock or WaitGroup parameter passed by value, a struct tag
+// that is not key:"value", and errors.As given the pointer itself.
 //
 // Standard packages are type-checked from gc export data embedded in the
 // binary (stdexport.zip, made by `go generate ./exec/check`), so checking

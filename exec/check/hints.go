@@ -67,7 +67,19 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			if send, ok := parents[x].(*ast.SendStmt); ok && send.Value == x && from != nil {
 				if ch, ok := c.info.Types[send.Chan].Type.Underlying().(*types.Chan); ok {
 					ft := c.typeString(types.Default(from))
-					return fmt.Sprintf("%s carries %s: send one, or make a channel of %s, make(chan %s)", c.text(send.Chan), c.typeString(ch.Elem()), ft, ft)
+					h := fmt.Sprintf("%s carries %s: send one, or make a channel of %s, make(chan %s)", c.text(send.Chan), c.typeString(ch.Elem()), ft, ft)
+					if st, ok := deref(from).Underlying().(*types.Struct); ok {
+						var fs []string
+						for i := 0; i < st.NumFields(); i++ {
+							if f := st.Field(i); (f.Exported() || f.Pkg() == c.pkg) && types.AssignableTo(f.Type(), ch.Elem()) {
+								fs = append(fs, c.text(x)+"."+f.Name())
+							}
+						}
+						if len(fs) > 0 && len(fs) <= 8 {
+							h = fmt.Sprintf("%s carries %s: send one of its fields, %s; or make a channel of %s, make(chan %s)", c.text(send.Chan), c.typeString(ch.Elem()), strings.Join(fs, ", "), ft, ft)
+						}
+					}
+					return h
 				}
 			}
 			if from != nil && to != nil {
@@ -170,12 +182,12 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 	case reAssignCount.MatchString(msg):
 		return c.assignCountHint(te.Pos, reAssignCount.FindStringSubmatch(msg))
 	case reArgCount.MatchString(msg):
-		if call := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }); call != nil {
-			h := c.argsHint(call.(*ast.CallExpr))
-			if s := c.sameResultHint(call.(*ast.CallExpr)); s != "" && !strings.Contains(h, "it takes one") {
+		if call := c.callAt(te.Pos); call != nil {
+			h := c.argsHint(call)
+			if s := c.sameResultHint(call); s != "" && !strings.Contains(h, "it takes one") {
 				h += "\n" + s
 			}
-			if s := c.siblingArgsHint(call.(*ast.CallExpr)); s != "" {
+			if s := c.siblingArgsHint(call); s != "" {
 				if strings.Contains(s, "does not format") || h == "" {
 					return s
 				}
@@ -193,6 +205,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 		}
 	case reCannotRange.MatchString(msg):
 		if x := outerExpr(at); x != nil {
+			if h := c.rangePointerHint(x); h != "" {
+				return h
+			}
 			return c.rangeStructHint(x)
 		}
 	case reFuncValue.MatchString(msg):
@@ -210,11 +225,24 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				if names[0] == "out" || names[0] == "v1" {
 					names[0] = "res"
 				}
+				for i, n := range names {
+					// A name that would hide a package: its first letter.
+					if _, isPkg := c.info.Uses[&ast.Ident{Name: n}]; isPkg || c.pkgNameInFile(n) {
+						names[i] = n[:1]
+					}
+				}
 				check := "check err"
 				if names[len(names)-1] == "ok" {
 					check = "check ok"
 				}
 				h := fmt.Sprintf("it returns %d values: assign them first, %s := %s, %s, then use %s", tup.Len(), strings.Join(names, ", "), c.text(call), check, names[0])
+				if cond := c.enclosingCond(te.Pos); cond != nil && ast.Unparen(cond) == call && names[len(names)-1] == "ok" {
+					blank := make([]string, len(names)-1)
+					for i := range blank {
+						blank[i] = "_"
+					}
+					h = fmt.Sprintf("it returns %d values, the last a bool: test that one, if %s, ok := %s; ok {", tup.Len(), strings.Join(blank, ", "), c.text(call))
+				}
 				if fn := c.calleeFunc(call.(*ast.CallExpr)); fn != nil && fn.Type().(*types.Signature).Recv() == nil {
 					if must := fn.Pkg().Scope().Lookup("Must" + fn.Name()); must != nil {
 						h = fmt.Sprintf("%s.%s returns one value and panics on a bad argument: write %s.%s(%s); or %s", fn.Pkg().Name(), must.Name(), fn.Pkg().Name(), must.Name(), c.argList(call.(*ast.CallExpr)), h)
@@ -341,6 +369,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 		}
 	case reNotUsed.MatchString(msg):
 		if x := outerExpr(at); x != nil {
+			if sig, ok := c.info.Types[x].Type.(*types.Signature); ok && sig.Params().Len() == 0 {
+				return fmt.Sprintf("it is a function, which does nothing until called: %s()", c.text(x))
+			}
 			if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
 				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "append" && len(call.Args) > 0 {
 					return fmt.Sprintf("append returns the longer slice: assign it, %s = %s", c.text(call.Args[0]), c.text(call))
@@ -681,7 +712,11 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	if fp, ok := from.Underlying().(*types.Pointer); ok && fits(fp.Elem(), to) {
 		if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
 			if at := c.info.Types[call.Args[0]].Type; at != nil && fits(at, to) {
-				return fmt.Sprintf("a required field is a plain %s, not a pointer: write %s", toS, c.text(call.Args[0]))
+				v := c.text(call.Args[0])
+				if kv, ok := c.enclosing(x.Pos(), func(n ast.Node) bool { kv, ok := n.(*ast.KeyValueExpr); return ok && kv.Value == x }).(*ast.KeyValueExpr); ok {
+					v = c.text(kv.Key) + ": " + v
+				}
+				return fmt.Sprintf("a required field is a plain %s, not a pointer: write %s", toS, v)
 			}
 		}
 		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -755,7 +790,13 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 		return h
 	}
 	if s, ok := from.Underlying().(*types.Slice); ok && isString(s.Elem()) && isString(to) {
-		return fmt.Sprintf("a %s is several strings: write strings.Join(%s, \", \") (or pick one, %s[0])", c.typeString(from), xs, xs)
+		sep := `", "`
+		if kv, ok := c.enclosing(x.Pos(), func(n ast.Node) bool { kv, ok := n.(*ast.KeyValueExpr); return ok && kv.Value == x }).(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && textField(id.Name) {
+				sep = `"\n"`
+			}
+		}
+		return fmt.Sprintf("a %s is several strings: write strings.Join(%s, %s) (or pick one, %s[0])", c.typeString(from), xs, sep, xs)
 	}
 	if h := c.siblingHint(x, from); h != "" {
 		return h
@@ -767,7 +808,11 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	}
 	if st, ok := to.Underlying().(*types.Struct); ok {
 		if _, isNamed := to.(*types.Named); isNamed {
-			return fmt.Sprintf("pass a %s: write %s", toS, c.exampleLiteral(to, st, []string{xs}, isUntyped(from)))
+			fit := isUntyped(from)
+			if req := requiredFields(st); len(req) > 0 && types.AssignableTo(from, req[0].Type()) {
+				fit = true // the value is the first field's: Relations: rels
+			}
+			return fmt.Sprintf("pass a %s: write %s", toS, c.exampleLiteral(to, st, []string{xs}, fit))
 		}
 	}
 	return ""
@@ -1014,7 +1059,28 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
 		tv := c.info.Types[p[1]]
 		if t := c.info.Types[p[0]].Type; t != nil && isString(t) && tv.Value != nil && isNumeric(tv.Type) {
+			if b.Op == token.ADD {
+				h := fmt.Sprintf("a string and a number do not add: write the number as text, \"%s\"", tv.Value.ExactString())
+				if inner, ok := ast.Unparen(b.X).(*ast.BinaryExpr); ok && p[0] == b.X {
+					if call, ok := ast.Unparen(inner.Y).(*ast.CallExpr); ok && len(call.Args) == 1 && isString(c.info.Types[call].Type) && isNumeric(c.info.Types[call.Args[0]].Type) {
+						h += fmt.Sprintf(", or add before converting, %s(%s + %s)", c.text(call.Fun), c.text(call.Args[0]), c.text(p[1]))
+					}
+				}
+				return h
+			}
 			return fmt.Sprintf("%s is a string: compare it with a string, %q, or convert it first, n, err := strconv.Atoi(%s)", c.text(p[0]), tv.Value.ExactString(), c.text(p[0]))
+		}
+	}
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		tv := c.info.Types[p[1]]
+		if t := c.info.Types[p[0]].Type; t != nil && isInteger(t) && tv.Value != nil && tv.Value.Kind() == constant.Bool && (b.Op == token.EQL || b.Op == token.NEQ) {
+			h := fmt.Sprintf("%s is an int, not a bool: compare it with a number, %s == 0", c.text(p[0]), c.text(p[0]))
+			if call, ok := ast.Unparen(p[0]).(*ast.CallExpr); ok && len(call.Args) == 2 {
+				if fn := c.calleeFunc(call); fn != nil && strings.HasPrefix(fn.Name(), "Compare") {
+					h = fmt.Sprintf("%s returns -1, 0 or +1 (0 when equal): write %s == 0, or simply %s == %s", c.text(call.Fun), c.text(call), c.text(call.Args[0]), c.text(call.Args[1]))
+				}
+			}
+			return h
 		}
 	}
 	switch {
@@ -1085,12 +1151,21 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 	}
 	var names []string
 	names = append(names, lhs...)
+	cleanup := ""
 	for i := len(lhs); i < tup.Len(); i++ {
-		switch {
+		switch sig, isFunc := tup.At(i).Type().Underlying().(*types.Signature); {
 		case types.Identical(tup.At(i).Type(), types.Universe.Lookup("error").Type()):
 			names = append(names, "err")
 		case types.Identical(tup.At(i).Type(), types.Typ[types.Bool]):
 			names = append(names, "ok")
+		case isFunc && sig.Params().Len() == 0 && sig.Results().Len() == 0:
+			// A func() returned beside the value releases it: cancel.
+			n := tup.At(i).Name()
+			if n == "" || n == "_" {
+				n = "cancel"
+			}
+			names = append(names, n)
+			cleanup = n
 		default:
 			names = append(names, "_")
 		}
@@ -1102,6 +1177,9 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 		}
 	}
 	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, c.text(rhs))
+	if cleanup != "" {
+		h += fmt.Sprintf(", then defer %s()", cleanup)
+	}
 	switch names[len(names)-1] {
 	case "err":
 		h += ", then check err"
@@ -1132,7 +1210,11 @@ func (c *checker) argsHint(call *ast.CallExpr) string {
 			}
 			params[i] = strings.TrimSpace(p.Name() + " " + ts)
 		}
-		return fmt.Sprintf("%s takes (%s)", c.text(call.Fun), strings.Join(params, ", "))
+		h := fmt.Sprintf("%s takes (%s)", c.text(call.Fun), strings.Join(params, ", "))
+		if s := c.stdArgCountHint(call); s != "" {
+			h += "\n" + s
+		}
+		return h
 	}
 	t := sig.Params().At(0).Type()
 	var values []string
@@ -1271,6 +1353,17 @@ func (c *checker) unusedHint(pos token.Pos, parents map[ast.Node]ast.Node, name 
 			return fmt.Sprintf("write _ in its place: for _, %s := range %s", c.text(rs.Value), c.text(rs.X))
 		}
 	}
+	if h := c.shadowedHint(pos, name); h != "" {
+		return h
+	}
+	if h := c.cleanupUnusedHint(pos, name); h != "" {
+		return h
+	}
+	if id, ok := c.enclosing(pos, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Pos() == pos }).(*ast.Ident); ok {
+		if obj := c.info.Defs[id]; obj != nil && types.Identical(obj.Type(), types.Universe.Lookup("error").Type()) {
+			return fmt.Sprintf("look at the error: if %s != nil { fmt.Println(%s); continue or return }; or, to ignore it, write _ in its place", name, name)
+		}
+	}
 	return fmt.Sprintf("use %s, or delete it (or write _ in its place)", name)
 }
 
@@ -1285,11 +1378,23 @@ func (c *checker) stdMemberHint(pkg *types.Package, name string) string {
 			names = append(names, n)
 		}
 	}
+	other := c.otherPackageMember(pkg, name)
+	if as, ok := otherLanguageNames[pkg.Path()+"."+name]; ok {
+		other = fmt.Sprintf("Go calls it %s\n", as) + other
+	} else if other != "" {
+		other += "\n"
+	}
 	near := closest(name, names)
 	if len(near) > 5 {
 		near = near[:5]
 	}
-	h := fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
+	// The closest three with their signatures, in full.
+	for i := range near {
+		if i < 3 {
+			near[i] = c.memberSig(pkg, near[i])
+		}
+	}
+	h := other + fmt.Sprintf("closest in %s: %s", pkg.Path(), strings.Join(near, ", "))
 	if pkg.Path() == "errors" {
 		h += "\n(to add context to an error, wrap it: fmt.Errorf(\"...: %w\", err))"
 	}
@@ -1470,7 +1575,15 @@ func (c *checker) sigString(sig *types.Signature) string {
 	ps := sig.Params()
 	for i := 0; i < ps.Len(); i++ {
 		name, t := ps.At(i).Name(), c.typeString(ps.At(i).Type())
-		if i+1 < ps.Len() && name != "" && types.Identical(ps.At(i).Type(), ps.At(i+1).Type()) {
+		if fs, ok := ps.At(i).Type().(*types.Signature); ok {
+			t = c.sigString(fs) // func(i, j int), as Go code writes it
+		}
+		if sig.Variadic() && i == ps.Len()-1 {
+			if s, ok := ps.At(i).Type().(*types.Slice); ok {
+				t = "..." + c.typeString(s.Elem())
+			}
+		}
+		if i+1 < ps.Len() && name != "" && types.Identical(ps.At(i).Type(), ps.At(i+1).Type()) && !(sig.Variadic() && i+1 == ps.Len()-1) {
 			parts = append(parts, name)
 			continue
 		}
@@ -1820,6 +1933,9 @@ func (c *checker) nearNameHint(id *ast.Ident) string {
 	var near []string
 	for _, n := range names {
 		ln := strings.ToLower(n)
+		if n == id.Name {
+			continue // declared later in the scope, not a spelling
+		}
 		if ln == lw || distance(lw, ln) <= 1 || len(lw) > 4 && distance(lw, ln) <= 2 {
 			near = append(near, n)
 		}
@@ -1875,8 +1991,38 @@ func (c *checker) sliceForSliceHint(x ast.Expr, from, to types.Type, parents map
 	if len(fields) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s holds %s, not %s: collect one field of each first, var out %s; for _, e := range %s { out = append(out, e.%s) } (its %s fields: %s)",
-		xs, c.typeString(fs.Elem()), c.typeString(ts.Elem()), c.typeString(to), xs, fields[0], c.typeString(ts.Elem()), strings.Join(fields, ", "))
+	// Named as the snippet names them: the variable declared, and the
+	// element by its type's last word (h for a SearchResultHit).
+	out, e := "out", elemVarName(fs.Elem())
+	switch p := parents[x].(type) {
+	case *ast.ValueSpec:
+		if len(p.Names) == 1 {
+			out = p.Names[0].Name
+		}
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 1 {
+			out = c.text(p.Lhs[0])
+		}
+	}
+	return fmt.Sprintf("%s holds %s, not %s: collect one field of each first, var %s %s; for _, %s := range %s { %s = append(%s, %s.%s) } (its %s fields: %s)",
+		xs, c.typeString(fs.Elem()), c.typeString(ts.Elem()), out, c.typeString(to), e, xs, out, out, e, fields[0], c.typeString(ts.Elem()), strings.Join(fields, ", "))
+}
+
+// elemVarName names a loop variable for an element of type t: the first
+// letter of its type name's last word (h for SearchResultHit), or e.
+func elemVarName(t types.Type) string {
+	n, ok := types.Unalias(deref(t)).(*types.Named)
+	if !ok {
+		return "e"
+	}
+	words := camelWords(n.Obj().Name())
+	if len(words) == 0 {
+		return "e"
+	}
+	if v := strings.ToLower(words[len(words)-1][:1]); v != "_" {
+		return v
+	}
+	return "e"
 }
 
 func (c *checker) importNote(p string) string {
@@ -2454,7 +2600,27 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 	if e.Pos.Line < 1 || e.Pos.Line > len(lines) {
 		return ""
 	}
-	line := strings.TrimSpace(lines[e.Pos.Line-1])
+	raw := lines[e.Pos.Line-1]
+	line := strings.TrimSpace(raw)
+	if h := otherLanguageHint(lines, e, raw, line); h != "" {
+		return h
+	}
+	if h := keywordNameHint(line); h != "" {
+		return h
+	}
+	if strings.Contains(e.Msg, "missing parameter type") {
+		if h := paramTypeHint(line); h != "" {
+			return h
+		}
+	}
+	if strings.Contains(e.Msg, "unknown escape sequence") {
+		if i := strings.Index(line, `"`); i >= 0 {
+			if j := strings.LastIndex(line, `"`); j > i {
+				lit := line[i+1 : j]
+				return fmt.Sprintf("in a double-quoted string a backslash starts an escape (\\n, \\t): write the string in backquotes, `%s`, or double each backslash", lit)
+			}
+		}
+	}
 	switch {
 	case strings.Contains(e.Msg, "'?'"):
 		return "Go has no ?: operator: declare the variable, then set it in an if ... else (v := b; if cond { v = a })"
@@ -2464,6 +2630,14 @@ func syntaxHint(src []byte, e *scanner.Error) string {
 		return "x++ and x-- are statements, not expressions: write n++ on its own line, then use n"
 	case strings.HasPrefix(line, "do ") || line == "do {":
 		return "Go has no do-while: write for { ...; if !cond { break } }"
+	case strings.Contains(e.Msg, "expected boolean expression, found assignment"):
+		return "= assigns; to compare write ==: " + strings.Replace(line, " = ", " == ", 1)
+	case strings.HasPrefix(e.Msg, "expected declaration"):
+		return topLevelDefineHint(line)
+	case strings.Contains(e.Msg, "missing ',' before newline in composite literal") && !afterBlockHeader(lines, e.Pos.Line):
+		return fmt.Sprintf("each element of a literal written over several lines ends with a comma, the last one too: %s,", line)
+	case strings.Contains(e.Msg, "missing ',' before newline in argument list"):
+		return fmt.Sprintf("each argument written over several lines ends with a comma, the last one too: %s,", line)
 	}
 	return ""
 }
@@ -2586,6 +2760,13 @@ func (c *checker) nilAsHint(pos token.Pos) string {
 	if _, ok := t.(*types.TypeParam); ok {
 		ts := c.typeString(t)
 		return fmt.Sprintf("nil is not a %s (a type parameter): return its zero value, var zero %s; return zero", ts, ts)
+	}
+	if r, ok := parents[id].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+		h := fmt.Sprintf("nil is not %s %s: return its zero value, return %s", article(c.typeString(t)), c.typeString(t), c.zeroValue(t))
+		if isInteger(t) {
+			h += " (or return -1 for \"not found\", as strings.Index does)"
+		}
+		return h
 	}
 	return fmt.Sprintf("nil is not a %s: write its zero value, %s", c.typeString(t), c.zeroValue(t))
 }
@@ -2879,4 +3060,29 @@ func (c *checker) asFuncHint(x ast.Expr, from types.Type, parents map[ast.Node]a
 	}
 	q := c.qualifier(named.Obj().Pkg())
 	return fmt.Sprintf("to ask whether %s is a %s, use %s.%s: if v, ok := %s.%s(%s); ok { ... }", c.text(call.Args[0]), c.typeString(named), q, as.Name(), q, as.Name(), c.text(call.Args[0]))
+}
+
+// textField reports whether a field's name says it holds text of lines.
+func textField(name string) bool {
+	switch strings.ToLower(name) {
+	case "text", "content", "contents", "body", "data", "source", "markdown":
+		return true
+	}
+	return false
+}
+
+// pkgNameInFile reports whether name is the name of a package the
+// snippet imports.
+func (c *checker) pkgNameInFile(name string) bool {
+	for _, im := range c.file.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		n := path.Base(p)
+		if im.Name != nil {
+			n = im.Name.Name
+		}
+		if n == name {
+			return true
+		}
+	}
+	return false
 }

@@ -198,6 +198,9 @@ func (c *checker) typeSwitchChain(ts *ast.TypeSwitchStmt) bool {
 		return false
 	}
 	hostIface := func(t types.Type) bool {
+		if t == nil {
+			return false // not type-checked (an undefined name)
+		}
 		it, ok := t.Underlying().(*types.Interface)
 		if !ok || it.NumMethods() == 0 {
 			return false

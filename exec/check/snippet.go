@@ -140,6 +140,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkShapeTwins()
 	c.checkTemplates()
 	c.checkJSON()
+	c.checkVet()
 	if len(c.errs) > 0 {
 		return nil, c.result()
 	}
@@ -194,12 +195,17 @@ func (c *checker) checkImports() {
 		case c.allow[p]:
 		default:
 			first := strings.Split(p, "/")[0]
+			if h, ok := insteadOf[p]; ok && strings.Contains(first, ".") {
+				c.errorf(im.Path.Pos(), h, "import %q is not allowed in snippets", p)
+				continue
+			}
 			if strings.Contains(first, ".") {
 				c.errorf(im.Path.Pos(), "snippets import only the tree's packages (mcpfs/servers/<server>, mcpfs/skills/<skill>, mcpfs/mcp) and the standard packages: "+strings.Join(c.allowed, ", "),
 					"import %q is not allowed in snippets", p)
 				continue
 			}
 			c.errorf(im.Path.Pos(), c.importHint(p), "import %q is not allowed in snippets", p)
+			c.refusedUses(im, p)
 		}
 	}
 }

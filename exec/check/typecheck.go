@@ -68,12 +68,19 @@ func (c *checker) typeCheck() {
 		return true
 	})
 	for _, te := range terrs {
-		c.errs = append(c.errs, &Error{Pos: c.position(te.Pos), Msg: te.Msg, Hint: c.hintFor(te, nodes[te.Pos], parents)})
+		hint := safeHint(func() string { return c.hintFor(te, nodes[te.Pos], parents) })
+		if hint == "" {
+			hint = safeHint(func() string { return c.repairHint(te, nodes[te.Pos], parents) })
+		}
+		c.errs = append(c.errs, &Error{Pos: c.position(te.Pos), Msg: te.Msg, Hint: hint})
 	}
 }
 
 // hintFor explains a type error about the tree's packages.
 func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]ast.Node) string {
+	if h := c.stdHint(te, at, parents); h != "" {
+		return h
+	}
 	for _, n := range at {
 		id, ok := n.(*ast.Ident)
 		if !ok {
@@ -369,4 +376,15 @@ func inTypePosition(x ast.Expr, parents map[ast.Node]ast.Node) bool {
 		return true
 	}
 	return false
+}
+
+// safeHint runs a hint rule; a rule that fails on a shape of code it did
+// not foresee gives no hint rather than hiding the error itself.
+func safeHint(rule func() string) (h string) {
+	defer func() {
+		if recover() != nil {
+			h = ""
+		}
+	}()
+	return rule()
 }

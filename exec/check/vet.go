@@ -1,0 +1,504 @@
+package check
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// checkVet reports what go vet reports and a snippet's author means to
+// fix, from the types: fmt's format verbs against their arguments (and a
+// format string given to Println), %w given a non-error, a lock or
+// WaitGroup passed by value, a struct tag that is not key:"value", and
+// errors.As given a pointer it cannot set. Each message says what to
+// write instead.
+func (c *checker) checkVet() {
+	if c.info == nil {
+		return
+	}
+	// A check that fails on a shape of code it did not foresee reports
+	// nothing rather than failing the whole check.
+	defer func() { _ = recover() }()
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			c.vetPrintf(n)
+			c.vetUnmarshal(n)
+		case *ast.FuncType:
+			c.vetLockParams(n)
+		case *ast.StructType:
+			c.vetTags(n)
+		}
+		return true
+	})
+}
+
+// vetFmtFuncs maps fmt's formatting functions to the index of their format.
+var vetFmtFuncs = map[string]int{
+	"Printf": 0, "Sprintf": 0, "Errorf": 0, "Fprintf": 1, "Appendf": 1,
+}
+
+var fmtLineFuncs = map[string]string{
+	"Println": "Printf", "Print": "Printf", "Sprintln": "Sprintf", "Sprint": "Sprintf",
+}
+
+func (c *checker) vetPrintf(call *ast.CallExpr) {
+	fn := c.calleeFunc(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || call.Ellipsis.IsValid() {
+		return
+	}
+	c.vetFuncArgs(fn, call)
+	if f, ok := fmtLineFuncs[fn.Name()]; ok {
+		if len(call.Args) < 2 {
+			return
+		}
+		tv := c.info.Types[call.Args[0]]
+		if tv.Value == nil || tv.Value.Kind() != constant.String {
+			return
+		}
+		s := constant.StringVal(tv.Value)
+		if verbs, ok := parseVerbs(s); ok && len(verbs) > 0 && len(verbs) == len(call.Args)-1 && plainVerbs(verbs) {
+			nl := ""
+			if strings.HasSuffix(fn.Name(), "ln") && !strings.HasSuffix(s, "\\n") {
+				nl = `\n`
+			}
+			args := make([]string, len(call.Args)-1)
+			for i, a := range call.Args[1:] {
+				args[i] = c.text(a)
+			}
+			c.errorf(call.Pos(), fmt.Sprintf("fmt.%s formats: write fmt.%s(%s, %s)", f, f, strconv.Quote(s)[:len(strconv.Quote(s))-1]+nl+`"`, strings.Join(args, ", ")),
+				"fmt.%s does not format: %q has the directive %s", fn.Name(), s, verbs[0].text)
+		}
+		return
+	}
+	fi, ok := vetFmtFuncs[fn.Name()]
+	if !ok || len(call.Args) <= fi {
+		return
+	}
+	tv := c.info.Types[call.Args[fi]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return
+	}
+	format := constant.StringVal(tv.Value)
+	if trailingPercent(format) {
+		c.errorf(call.Pos(), fmt.Sprintf("a literal %% is written %%%%: %q", format+"%"),
+			"fmt.%s format %q ends with a lone %%", fn.Name(), format)
+		return
+	}
+	verbs, ok := parseVerbs(format)
+	if !ok {
+		return
+	}
+	args := call.Args[fi+1:]
+	if len(verbs) != len(args) {
+		what, kind := "add the missing argument", "missing argument"
+		if len(verbs) < len(args) {
+			what, kind = "drop the extra argument, or add its verb (%v)", "extra argument"
+			if fn.Name() == "Errorf" && types.Implements(c.info.Types[args[len(args)-1]].Type, types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
+				what = "wrap the error with a %w verb for it (\"...: %w\"), or drop it"
+			}
+		}
+		c.errorf(call.Pos(), fmt.Sprintf("each verb takes one argument, in order: %s", what),
+			"fmt.%s format %q has %d verbs but %d arguments: %s", fn.Name(), format, len(verbs), len(args), kind)
+		return
+	}
+	for i, v := range verbs {
+		a := args[i]
+		t := c.info.Types[a].Type
+		if t == nil {
+			continue
+		}
+		if h := c.verbFix(fn.Name(), v, a, t); h != "" {
+			c.errorf(a.Pos(), h, "fmt.%s format %s has arg %s of wrong type %s", fn.Name(), v.text, c.text(a), c.typeString(t))
+		}
+	}
+}
+
+// fmtVerb is one directive of a format string.
+type fmtVerb struct {
+	verb rune
+	text string
+}
+
+// parseVerbs reads a format's directives; ok is false when it uses
+// explicit argument indexes or * (counted here as not understood).
+func parseVerbs(s string) (verbs []fmtVerb, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && strings.IndexByte("+-# 0123456789.", s[j]) >= 0 {
+			j++
+		}
+		if j >= len(s) {
+			return nil, false
+		}
+		if s[j] == '[' || s[j] == '*' {
+			return nil, false
+		}
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if r == '%' {
+			i = j
+			continue
+		}
+		verbs = append(verbs, fmtVerb{verb: r, text: s[i : j+size]})
+		i = j + size - 1
+	}
+	return verbs, true
+}
+
+// verbFix says what to write when the argument a of type t does not suit
+// the verb, or "".
+func (c *checker) verbFix(fname string, v fmtVerb, a ast.Expr, t types.Type) string {
+	if implements(t, "Format") {
+		return ""
+	}
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		return "" // what it holds is known only when it runs
+	}
+	switch t.Underlying().(type) {
+	case *types.Struct, *types.Map, *types.Array:
+		// fmt applies the verb to each field or element.
+		if v.verb != 'w' && v.verb != 't' {
+			return ""
+		}
+	}
+	as := c.text(a)
+	isErr := types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface))
+	stringer := isErr || implements(t, "String")
+	basic, _ := t.Underlying().(*types.Basic)
+	isInt := basic != nil && basic.Info()&types.IsInteger != 0
+	isFloat := basic != nil && basic.Info()&(types.IsFloat|types.IsComplex) != 0
+	isStr := basic != nil && basic.Info()&types.IsString != 0
+	isBool := basic != nil && basic.Info()&types.IsBoolean != 0
+	isBytes := isByteSlice(t)
+	dur := false
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
+		dur = true
+	}
+	switch v.verb {
+	case 'd', 'o', 'O', 'b', 'c', 'U':
+		if isInt || (v.verb == 'b' && isFloat) {
+			return ""
+		}
+		if _, ok := t.Underlying().(*types.Pointer); ok {
+			return ""
+		}
+		if comp, ok := t.Underlying().(interface{ Elem() types.Type }); ok && !isStr {
+			if intsOnly(comp.Elem(), 0) {
+				return ""
+			}
+			if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+				return fmt.Sprintf("%s formats integers, and the elements of %s are not: for its length write len(%s); for the elements, %%v", v.text, as, as)
+			}
+			return ""
+		}
+		switch {
+		case isStr || stringer:
+			return fmt.Sprintf("%s formats an integer; for a %s write %%s (or %%v)", v.text, c.typeString(t))
+		case isFloat:
+			return fmt.Sprintf("%s formats an integer; for a float write %%g, %%.2f (or %%v), or convert, int(%s)", v.text, as)
+		case isBool:
+			return fmt.Sprintf("%s formats an integer; for a bool write %%t (or %%v)", v.text)
+		}
+	case 'x', 'X':
+		if isInt || isStr || isBytes || isFloat || stringer {
+			return ""
+		}
+		switch t.Underlying().(type) {
+		case *types.Pointer, *types.Slice, *types.Array, *types.Chan, *types.Signature:
+			return ""
+		}
+	case 'e', 'E', 'f', 'F', 'g', 'G':
+		if isFloat {
+			return ""
+		}
+		switch {
+		case dur:
+			return fmt.Sprintf("a time.Duration is an integer of nanoseconds: for seconds as a float write %s with %s.Seconds() (or %%v, or %%s, which print it as 1.5s)", v.text, as)
+		case isInt:
+			if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && b.Op == token.QUO {
+				return fmt.Sprintf("%s formats a float, and %s is an integer division, which drops the fraction: convert before dividing, float64(%s) / %s", v.text, as, c.text(b.X), c.text(b.Y))
+			}
+			return fmt.Sprintf("%s formats a float; for an integer write %%d, or convert, float64(%s)", v.text, as)
+		case isStr:
+			return fmt.Sprintf("%s formats a float; for a string write %%s", v.text)
+		}
+	case 's', 'q':
+		if isStr || isBytes || stringer || (v.verb == 'q' && isInt) {
+			return ""
+		}
+		if s, ok := t.Underlying().(*types.Slice); ok {
+			if eb, ok := s.Elem().Underlying().(*types.Basic); ok && eb.Info()&types.IsString != 0 {
+				return ""
+			}
+		}
+		switch {
+		case isInt:
+			return fmt.Sprintf("%s formats a string; for an integer write %%d (or %%v)", v.text)
+		case isFloat:
+			return fmt.Sprintf("%s formats a string; for a float write %%g, %%.2f (or %%v)", v.text)
+		case isBool:
+			return fmt.Sprintf("%s formats a string; for a bool write %%t (or %%v)", v.text)
+		}
+	case 't':
+		if isBool {
+			return ""
+		}
+		return fmt.Sprintf("%%t formats a bool; for a %s write %%v", c.typeString(t))
+	case 'w':
+		if fname != "Errorf" {
+			return "only fmt.Errorf wraps with %w: write %v"
+		}
+		if isErr {
+			return ""
+		}
+		if isStr {
+			return fmt.Sprintf("%%w wraps an error; %s is a string: write %%s (or %%v), or make it an error, errors.New(%s)", as, as)
+		}
+		return fmt.Sprintf("%%w wraps an error; %s is a %s: write %%v", as, c.typeString(t))
+	}
+	return ""
+}
+
+// implements reports whether t (or *t) has a method name.
+func implements(t types.Type, name string) bool {
+	for _, tt := range []types.Type{t, types.NewPointer(t)} {
+		if _, isPtr := t.(*types.Pointer); isPtr && tt != t {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(tt, true, nil, name)
+		if _, ok := obj.(*types.Func); ok {
+			// A value's method set: only value receivers count for t.
+			if tt == t {
+				ms := types.NewMethodSet(t)
+				if ms.Lookup(nil, name) == nil {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// vetLockParams: a parameter whose type holds a sync lock or WaitGroup by
+// value (a copy, which the caller's Wait or Unlock never sees).
+func (c *checker) vetLockParams(ft *ast.FuncType) {
+	if ft.Params == nil {
+		return
+	}
+	for _, f := range ft.Params.List {
+		t := c.info.TypeOf(f.Type)
+		if t == nil {
+			continue
+		}
+		if lock := lockIn(t, 0); lock != "" {
+			ts := c.typeString(t)
+			c.errorf(f.Type.Pos(), fmt.Sprintf("take a pointer, *%s, and pass its address (&x); a copy's %s never reaches the caller's", ts, lockWord(lock)),
+				"parameter of type %s passes a lock by value: %s contains %s", ts, ts, lock)
+		}
+	}
+}
+
+func lockWord(lock string) string {
+	if strings.Contains(lock, "WaitGroup") {
+		return "Done"
+	}
+	return "Unlock"
+}
+
+// lockIn names the sync type that t holds by value, or "".
+func lockIn(t types.Type, depth int) string {
+	if depth > 4 {
+		return ""
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" {
+		switch n.Obj().Name() {
+		case "Mutex", "RWMutex", "WaitGroup", "Once", "Cond":
+			return "sync." + n.Obj().Name()
+		}
+		return ""
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if l := lockIn(u.Field(i).Type(), depth+1); l != "" {
+				return l
+			}
+		}
+	case *types.Array:
+		return lockIn(u.Elem(), depth+1)
+	}
+	return ""
+}
+
+// vetTags: a struct tag that is not a list of key:"value".
+func (c *checker) vetTags(st *ast.StructType) {
+	for _, f := range st.Fields.List {
+		if f.Tag == nil {
+			continue
+		}
+		raw, err := strconv.Unquote(f.Tag.Value)
+		if err != nil || validTag(raw) {
+			continue
+		}
+		c.errorf(f.Tag.Pos(), fmt.Sprintf("a tag is key:\"value\" pairs separated by spaces, the value in double quotes: write `%s`", fixTag(raw)),
+			"struct field tag `%s` is not key:\"value\" (json and other packages ignore it)", raw)
+	}
+}
+
+// validTag follows reflect.StructTag's syntax, as go vet does.
+func validTag(tag string) bool {
+	for tag != "" {
+		i := 0
+		for i < len(tag) && tag[i] == ' ' {
+			i++
+		}
+		tag = tag[i:]
+		if tag == "" {
+			break
+		}
+		i = 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			return false
+		}
+		tag = tag[i+1:]
+		q, err := strconv.QuotedPrefix(tag)
+		if err != nil {
+			return false
+		}
+		tag = tag[len(q):]
+		if tag != "" && tag[0] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// fixTag quotes the values of a tag written key:value, key: "value" or
+// key='value'.
+func fixTag(tag string) string {
+	var out []string
+	for _, m := range reTagPair.FindAllStringSubmatch(tag, -1) {
+		out = append(out, m[1]+":"+strconv.Quote(m[2]))
+	}
+	if len(out) == 0 {
+		return tag
+	}
+	return strings.Join(out, " ")
+}
+
+var reTagPair = regexp.MustCompile(`(\w+)\s*:\s*['"]?([^'"\s]*)['"]?`)
+
+// vetUnmarshal: json.Unmarshal or a Decoder's Decode given a value, not a
+// pointer (it cannot set it).
+func (c *checker) vetUnmarshal(call *ast.CallExpr) {
+	fn, _ := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "encoding/json" {
+		return
+	}
+	var arg ast.Expr
+	switch fn.Name() {
+	case "Unmarshal":
+		if len(call.Args) == 2 {
+			arg = call.Args[1]
+		}
+	case "Decode":
+		if len(call.Args) == 1 {
+			arg = call.Args[0]
+		}
+	}
+	if arg == nil {
+		return
+	}
+	t := c.info.Types[arg].Type
+	if t == nil {
+		return
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+		return
+	}
+	a := c.text(arg)
+	c.errorf(arg.Pos(), fmt.Sprintf("it fills what the pointer points to: pass the address, &%s", a),
+		"%s.%s is given %s, a %s, not a pointer: it cannot set it", fn.Pkg().Name(), fn.Name(), a, c.typeString(t))
+}
+
+// vetFuncArgs: a function or method value printed by fmt (it prints an
+// address): the call meant.
+func (c *checker) vetFuncArgs(fn *types.Func, call *ast.CallExpr) {
+	if !strings.Contains(fn.Name(), "rint") && fn.Name() != "Errorf" {
+		return
+	}
+	for _, a := range call.Args {
+		if _, ok := a.(*ast.FuncLit); ok {
+			continue
+		}
+		if sig, ok := c.info.Types[a].Type.(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 {
+			c.errorf(a.Pos(), fmt.Sprintf("call it: %s()", c.text(a)), "fmt.%s arg %s is a func value, not called", fn.Name(), c.text(a))
+		}
+	}
+}
+
+// plainVerbs reports whether every directive is a common verb without a
+// space flag ("50% off" is text, not a directive).
+func plainVerbs(verbs []fmtVerb) bool {
+	for _, v := range verbs {
+		if strings.Contains(v.text, " ") || !strings.ContainsRune("dvsfqxtgT", v.verb) {
+			return false
+		}
+	}
+	return true
+}
+
+// trailingPercent reports whether s ends with a % that starts nothing.
+func trailingPercent(s string) bool {
+	n := 0
+	for i := len(s) - 1; i >= 0 && s[i] == '%'; i-- {
+		n++
+	}
+	if n%2 == 0 {
+		return false
+	}
+	// "%5%"-like endings are handled by parseVerbs; a lone % is odd.
+	return true
+}
+
+// intsOnly reports whether %d can print every part of t: integers, or
+// structs, arrays and slices of them (and pointers).
+func intsOnly(t types.Type, depth int) bool {
+	if depth > 3 {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsInteger != 0
+	case *types.Pointer, *types.Interface:
+		return true
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !intsOnly(u.Field(i).Type(), depth+1) {
+				return false
+			}
+		}
+		return true
+	case *types.Slice:
+		return intsOnly(u.Elem(), depth+1)
+	case *types.Array:
+		return intsOnly(u.Elem(), depth+1)
+	case *types.Map:
+		return intsOnly(u.Key(), depth+1) && intsOnly(u.Elem(), depth+1)
+	}
+	return false
+}

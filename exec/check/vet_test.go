@@ -1,0 +1,110 @@
+package check
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestVetPasses: formats and arguments go vet accepts are not refused
+// (the checks of vet.go must not refuse a valid snippet).
+func TestVetPasses(t *testing.T) {
+	tree := docstoreTree(t)
+	bodies := []string{
+		`fmt.Printf("%d %s %v %q %x %t %%\n", 1, "a", struct{ A int }{1}, "q", "hex", true)`,
+		`fmt.Printf("%s %v %d\n", time.Second, time.Second, time.Second)`,
+		`fmt.Printf("%.2f %g %e\n", 1.5, 2.0, time.Second.Seconds())`,
+		`fmt.Printf("%d %.1f\n", []int{1}, struct{ X, Y float64 }{1, 2})`,
+		`fmt.Printf("%s %v\n", errors.New("e"), []string{"a"})`,
+		`fmt.Printf("%[1]d %[1]v %*d\n", 3, 4)`,
+		`fmt.Printf("%c %U %q\n", 'x', 'y', 'z')`,
+		`fmt.Printf("%x %X %s\n", []byte("a"), 255, []byte("b"))`,
+		`var x any = 1; fmt.Printf("%d %s\n", x, x)`,
+		`fmt.Println("100%", "done")`,
+		`fmt.Println("a", 1)`,
+		`fmt.Println("50% off", 3)`,
+		`p := &struct{ A int }{1}; fmt.Printf("%x %p %v\n", p, p, p)`,
+		`var e any = errors.New("e"); _ = fmt.Errorf("w: %w", e)`,
+		`fmt.Printf("%x %d\n", []int{10}, [2]int{1, 2})`,
+		`_ = fmt.Errorf("wrap: %w", errors.New("e"))`,
+		`s := fmt.Sprintf("%5.1f|%-4d|%+d", 1.25, 3, 4); fmt.Println(s)`,
+	}
+	for _, b := range bodies {
+		src := "package main\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n\t\"time\"\n)\n\nvar _ = errors.New\nvar _ = time.Second\n\nfunc main() {\n\t" + b + "\n}\n"
+		if _, err := Check("snippet.go", []byte(src), tree, Options{}); err != nil {
+			t.Errorf("%s: refused:\n%v", b, err)
+		}
+	}
+	typed := "package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"sync\"\n)\n\ntype T struct {\n\tName string `json:\"name,omitempty\" yaml:\"n\"`\n}\n\nfunc work(wg *sync.WaitGroup, mu *sync.Mutex) { wg.Done(); mu.Lock(); mu.Unlock() }\n\nfunc main() {\n\tvar wg sync.WaitGroup\n\tvar mu sync.Mutex\n\twg.Add(1)\n\twork(&wg, &mu)\n\tvar t T\n\t_ = json.Unmarshal([]byte(`{}`), &t)\n\tvar m map[string]any\n\t_ = json.Unmarshal([]byte(`{}`), &m)\n\tfmt.Println(t, m)\n}\n"
+	if _, err := Check("snippet.go", []byte(typed), tree, Options{}); err != nil {
+		t.Errorf("refused:\n%v", err)
+	}
+}
+
+// TestVetRefuses: each go vet finding is refused at its line with the fix.
+func TestVetRefuses(t *testing.T) {
+	tree := docstoreTree(t)
+	tests := []struct{ body, want string }{
+		{`fmt.Printf("%d\n", "a")`, "%s"},
+		{`fmt.Printf("%s\n", 3)`, "%d"},
+		{`fmt.Printf("%.1f\n", time.Second)`, ".Seconds()"},
+		{`fmt.Printf("%f\n", 3)`, "float64(3)"},
+		{`fmt.Printf("%s %s\n", "a")`, "missing argument"},
+		{`fmt.Println("n=%d", 3)`, `fmt.Printf("n=%d\n", 3)`},
+		{`_ = fmt.Errorf("x: %w", "s")`, "errors.New"},
+		{`_ = fmt.Errorf("x %d", 1, errors.New("e"))`, "%w"},
+		{`var v map[string]int; _ = json.Unmarshal([]byte("{}"), v)`, "&v"},
+	}
+	for _, tt := range tests {
+		src := "package main\n\nimport (\n\t\"encoding/json\"\n\t\"errors\"\n\t\"fmt\"\n\t\"time\"\n)\n\nvar _ = errors.New\nvar _ = time.Second\nvar _ = json.Marshal\n\nfunc main() {\n\t" + tt.body + "\n}\n"
+		_, err := Check("snippet.go", []byte(src), tree, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) {
+			t.Errorf("%s: got %v, want it refused", tt.body, err)
+			continue
+		}
+		found := false
+		for _, e := range el {
+			if e.Pos.Line == 15 && strings.Contains(e.Msg+"\n"+e.Hint, tt.want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no error at line 15 naming %q:\n%v", tt.body, tt.want, err)
+		}
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"package main\n\nimport \"sync\"\n\nfunc work(wg sync.WaitGroup) { wg.Done() }\n\nfunc main() {\n\tvar wg sync.WaitGroup\n\twg.Add(1)\n\tgo work(wg)\n\twg.Wait()\n}\n", "*sync.WaitGroup"},
+		{"package main\n\nimport \"fmt\"\n\ntype T struct {\n\tName string `json:name`\n}\n\nfunc main() { fmt.Println(T{}) }\n", "`json:\"name\"`"},
+	} {
+		_, err := Check("snippet.go", []byte(tt.src), tree, Options{})
+		if os.Getenv("MCPFS_FIX_SHOW") != "" {
+			t.Log(err)
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("got %v, want an error naming %q", err, tt.want)
+		}
+	}
+}
+
+// TestRepairHint: for type errors no rule explains, the edits of the
+// expression that type-check are named.
+func TestRepairHint(t *testing.T) {
+	tree := docstoreTree(t)
+	tests := []struct{ body, want string }{
+		{"xs := []int{1}\n\tvar n int = xs\n\tfmt.Println(n)", "len(xs)"},
+		{"v := 3\n\tp := &v\n\tvar n int = p\n\tfmt.Println(n)", "*p"},
+		{"type pair struct{ a, b int }\n\tq := pair{1, 2}\n\tvar n int = q\n\tfmt.Println(n)", "q.a"},
+	}
+	for _, tt := range tests {
+		src := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\t" + tt.body + "\n}\n"
+		_, err := Check("snippet.go", []byte(src), tree, Options{})
+		if os.Getenv("MCPFS_FIX_SHOW") != "" {
+			t.Log(err)
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want a hint naming %s", tt.body, err, tt.want)
+		}
+	}
+}
