@@ -228,8 +228,10 @@ func (e *env) peerCase(mount *tokenCase, way, name string) *tokenCase {
 }
 
 // mcporterDiscovery finds filesystem's read_text_file among the three npm
-// servers the way MCPorter's CLI offers: the server list, then the tool's
-// TypeScript signature.
+// servers the way MCPorter's CLI offers: the server list, then the
+// server's tools as TypeScript signatures with their doc comments. Like
+// the mount way (README, servers, doc.go, the tool's file), it does not
+// presume the tool's name; the path that does is measured for a note.
 func (e *env) mcporterDiscovery(ctx context.Context, m *mcporter, mount *tokenCase) (*tokenCase, error) {
 	if err := e.configureMCPorter(ctx, m, "everything", "filesystem", "memory"); err != nil {
 		return nil, err
@@ -238,10 +240,24 @@ func (e *env) mcporterDiscovery(ctx context.Context, m *mcporter, mount *tokenCa
 	if _, err := m.cliStep(ctx, c, "filesystem (14 tools", "list"); err != nil {
 		return nil, err
 	}
-	if _, err := m.cliStep(ctx, c, "function read_text_file(", "list", "filesystem.read_text_file"); err != nil {
+	if _, err := m.cliStep(ctx, c, "function read_text_file(", "list", "filesystem"); err != nil {
 		return nil, err
 	}
-	c.Notes = append(c.Notes, "Counted: the output of each command, as for the mount's `ls` and `cat` (the commands themselves are a few tokens on either side). MCPorter has no guide to read: its usage is taken as known, where mcpfs's way reads the tree's README. The outputs hold timings (`0.5s`, `286ms`), so a count can differ by a token from run to run.")
+	byName := e.peerCase(mount, m.name(), "")
+	if _, err := m.cliStep(ctx, byName, "function read_text_file(", "list", "filesystem.read_text_file"); err != nil {
+		return nil, err
+	}
+	list, one := c.MCPFS.Parts[0].Tokens, byName.MCPFS.Parts[0].Tokens
+	mountByName := 0
+	for _, p := range mount.MCPFS.Parts {
+		if p.What == "cat README.md" || strings.HasSuffix(p.What, "/read_text_file.go") {
+			mountByName += p.Tokens
+		}
+	}
+	c.Notes = append(c.Notes,
+		"Counted: the output of each command, as for the mount's `ls` and `cat` (the commands themselves are a few tokens on either side). MCPorter has no guide to read: its usage is taken as known, where mcpfs's way reads the tree's README. The outputs hold timings (`0.5s`, `286ms`), so a count can differ by a token from run to run.",
+		fmt.Sprintf("An agent that already knows the tool's name lists only it: `mcporter list` and `mcporter list filesystem.read_text_file` are %s + %s = %s tokens (%s of the direct way); the mount's same path, the README and the tool's file, is %s.",
+			thousands(list), thousands(one), thousands(list+one), percent(float64(list+one)/float64(c.Direct.Tokens())), thousands(mountByName)))
 	return c, nil
 }
 
