@@ -80,6 +80,7 @@ func (r *results) markdown() string {
 	w("- **mcpfs**: what the agent reads and writes: the output of each `ls`, `cat` and `grep` (run on the FUSE mount when there is one, else the same bytes from the tree), ")
 	w("the snippet it writes, and what the snippet prints. The tree's `README.md` (the agent guide) is read once in every case. Tool calls, their arguments and results stay inside the snippet's process.\n")
 	w("- **mcpfs serve**: the same agent as an MCP client of `mcpfs serve` (a subprocess over stdio): up front, serve's instructions and its `tools/list` as it sent them; then the arguments of each call the agent makes (`search_tools`, `read_file`, `exec` with the snippet as a JSON string) and the text of each result.\n")
+	w("- **Peers** (with `-peers`): the same tasks done with another tool on the same servers and data: the output of each command an agent runs, the script it writes and what the script prints, counted the same way; the direct side is the mount case's.\n")
 	w("- Every figure is a count of real text with %s; nothing is estimated from byte sizes. Servers, data and the synthetic catalog's seed are fixed, so the counts repeat exactly.\n\n", encodingName)
 
 	for _, wl := range []string{"Discovery", "Chaining", "Workflow", "Serve", "Peers"} {

@@ -366,7 +366,8 @@ type serveWay struct {
 }
 
 // serveWays are the serve-way counterparts of the discovery among the
-// live servers and of every chaining case.
+// live servers, of every chaining case and of the workflow (each runs when
+// its mount case ran).
 func (e *env) serveWays() []serveWay {
 	search := func(q, want string) serveStep {
 		return serveStep{"search_tools", map[string]any{"query": q}, want}
@@ -434,6 +435,24 @@ func (e *env) serveWays() []serveWay {
 				return nil
 			},
 			note: "Checked: exec printed the header and 5 rows.",
+		},
+		serveWay{
+			name: "incident report: 3 servers, 5 calls, via serve", mountCase: "incident report: 3 servers",
+			steps: []serveStep{
+				search("query rows", "docstore.QueryRows"),
+				search("search documents", "docstore.Search"),
+				search("write file", "filesystem.WriteFile"),
+				search("create entities in the knowledge graph", "memory.CreateEntities"),
+				search("create relations in the knowledge graph", "memory.CreateRelations"),
+				read("servers/docstore/query_rows.go", "func QueryRows("),
+				read("servers/docstore/search.go", "func Search("),
+				read("servers/filesystem/write_file.go", "func WriteFile("),
+				read("servers/memory/create_entities.go", "func CreateEntities("),
+				read("servers/memory/create_relations.go", "func CreateRelations("),
+				{tool: "exec", want: "stored 2 entities, 1 relation"},
+			},
+			check: e.checkServeIncident,
+			note:  "Checked after the run: the serve process's server-memory holds INC-2291 with its 3 observations (through a second exec that is not counted).",
 		},
 	)
 	return ways
@@ -535,6 +554,35 @@ func main() {
 	}
 	if got != fmt.Sprint(len(text)) {
 		return fmt.Errorf("check the stored handbook through serve: server-memory holds %s bytes, want %d", got, len(text))
+	}
+	return nil
+}
+
+// checkServeIncident checks that the serve process's server-memory holds
+// the incident the workflow recorded.
+func (e *env) checkServeIncident(ctx context.Context, s *serveSession, _ string) error {
+	got, err := serveFirstLine(ctx, s, `package main
+
+import (
+	"fmt"
+
+	"mcpfs/servers/memory"
+)
+
+func main() {
+	g, err := memory.OpenNodes(memory.OpenNodesArgs{Names: []string{"INC-2291"}})
+	if err != nil || len(g.Entities) != 1 {
+		fmt.Println("missing", err)
+		return
+	}
+	fmt.Println(len(g.Entities[0].Observations))
+}
+`)
+	if err != nil {
+		return fmt.Errorf("check the incident through serve: %w", err)
+	}
+	if got != "3" {
+		return fmt.Errorf("check the incident through serve: got %q observations of INC-2291, want 3", got)
 	}
 	return nil
 }
