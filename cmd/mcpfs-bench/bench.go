@@ -17,14 +17,16 @@ import (
 
 // options configure one benchmark run.
 type options struct {
-	out       string // folder for report.md and tokens.svg; "" writes nothing
-	quick     bool   // fewer iterations, for tests and a first look
-	npm       bool   // run the npm reference servers when they are installed
-	serve     bool   // also measure `mcpfs serve` (builds ./cmd/mcpfs)
-	goBench   bool   // also run the packages' `go test -bench` benchmarks
-	resident  bool   // only the resident engine's figures, printed, no report
-	benchTime string // -benchtime for them
-	command   string // how the run was started, for the report
+	out        string // folder for report.md and tokens.svg; "" writes nothing
+	quick      bool   // fewer iterations, for tests and a first look
+	npm        bool   // run the npm reference servers when they are installed
+	serve      bool   // also measure `mcpfs serve` (builds ./cmd/mcpfs)
+	goBench    bool   // also run the packages' `go test -bench` benchmarks
+	resident   bool   // only the resident engine's figures, printed, no report
+	peers      bool   // also measure the peers (MCPorter), installing them with npm
+	tokensOnly bool   // only the token cases: no speed, no go test benchmarks
+	benchTime  string // -benchtime for them
+	command    string // how the run was started, for the report
 
 	log      *slog.Logger
 	progress io.Writer // one line per step; nil discards
@@ -73,6 +75,17 @@ func (r *results) caseNamed(prefix string) *tokenCase {
 		}
 	}
 	return nil
+}
+
+// mcpfsCases are the cases done with mcpfs (the peers' left out).
+func (r *results) mcpfsCases() []*tokenCase {
+	var out []*tokenCase
+	for _, c := range r.Cases {
+		if c.Way == "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // runBench runs the suite and, when opts.out is set, writes report.md and
@@ -154,8 +167,12 @@ func runBench(ctx context.Context, opts options) (*results, error) {
 	}
 	var serveRows []speedRow
 	if opts.serve {
-		say("serve: tools/list, the move through exec, exec round trips")
-		cases, rows, err := e.serveCases(ctx, r.caseNamed("move a document: filesystem → memory"), it.execRuns)
+		say("serve: tools/list, the discovery and the chaining cases through it, exec round trips")
+		runs := it.execRuns
+		if opts.tokensOnly {
+			runs = 0
+		}
+		cases, rows, err := e.serveCases(ctx, r, runs)
 		if err != nil {
 			return nil, fmt.Errorf("mcpfs serve: %w", err)
 		}
@@ -163,6 +180,29 @@ func runBench(ctx context.Context, opts options) (*results, error) {
 		serveRows = rows
 	} else {
 		r.Pending = append(r.Pending, "Serve: not measured: left out with -serve=false.")
+	}
+	if opts.peers {
+		say("peers: MCPorter %s on the discovery and on filesystem → memory", mcporterVersion)
+		cases, err := e.peerCases(ctx, r, say)
+		if err != nil {
+			return nil, fmt.Errorf("peers: %w", err)
+		}
+		r.Cases = append(r.Cases, cases...)
+	} else {
+		r.Pending = append(r.Pending, "Peers: not measured in this run: -peers measures MCPorter "+mcporterVersion+" on the same tasks (it installs it with npm, as cmd/mcpfs-bench/peers/package.json pins it). docs/BENCHMARKS.md has the last figures.")
+	}
+	if opts.tokensOnly {
+		r.Pending = append(r.Pending, "Speed and the go test benchmarks: not measured: -tokens runs the token cases only.")
+		r.GoBenchWhy = "left out: -tokens"
+		r.Meta.Mode += ", tokens only"
+		r.Meta.Took = time.Since(start)
+		if opts.out != "" {
+			if err := r.write(opts.out); err != nil {
+				return nil, err
+			}
+			say("wrote %s and %s", filepath.Join(opts.out, "report.md"), filepath.Join(opts.out, "tokens.svg"))
+		}
+		return r, nil
 	}
 
 	// Speed.
@@ -227,7 +267,7 @@ func (r *results) write(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(r.markdown()), 0o644); err != nil {
 		return fmt.Errorf("write the report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "tokens.svg"), []byte(tokenChart(r.Cases)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "tokens.svg"), []byte(tokenChart(r.mcpfsCases())), 0o644); err != nil {
 		return fmt.Errorf("write the chart: %w", err)
 	}
 	return nil

@@ -93,6 +93,45 @@ func TestQuickDocstore(t *testing.T) {
 	if c := r.caseNamed("filter 10,000 rows"); c != nil && !strings.Contains(c.Output, "10000 rows") {
 		t.Errorf("filter output %q does not say it saw 10000 rows", c.Output)
 	}
+	// Every chaining case and the discovery also went through serve, with
+	// the mount case's direct side and more than serve's definitions.
+	defs := r.caseNamed("tool definitions: serve")
+	for _, name := range []string{"discover 1 tool: docstore", "move a document: docstore → docstore", "filter 10,000 rows → 5"} {
+		mount, serve := r.caseNamed(name), r.caseNamed(name+", via serve")
+		if mount == nil || serve == nil || defs == nil {
+			t.Errorf("%s: mount case %v, serve case %v", name, mount != nil, serve != nil)
+			continue
+		}
+		if serve.Of != mount || serve.Direct.Tokens() != mount.Direct.Tokens() || serve.MCPFS.Tokens() <= defs.MCPFS.Tokens() {
+			t.Errorf("%s via serve: direct %d (mount %d), serve side %d (definitions %d)", name, serve.Direct.Tokens(), mount.Direct.Tokens(), serve.MCPFS.Tokens(), defs.MCPFS.Tokens())
+		}
+	}
+}
+
+// TestPeersTable checks the side-by-side table: one row per task, the
+// mount, serve and peer figures in their columns.
+func TestPeersTable(t *testing.T) {
+	cnt, _ := newCounter()
+	l := func(text string) ledger {
+		x := ledger{c: cnt}
+		x.add("t", text)
+		return x
+	}
+	mount := &tokenCase{Workload: "Chaining", Name: "move it", Direct: l(strings.Repeat("word ", 1000)), MCPFS: l("one two three")}
+	serve := &tokenCase{Workload: "Serve", Name: "move it, via serve", Of: mount, Direct: mount.Direct, MCPFS: l("one two three four")}
+	peer := &tokenCase{Workload: "Peers", Name: "move it, Peer 1.0", Way: "Peer 1.0", Of: mount, Direct: mount.Direct, MCPFS: l("one")}
+	r := &results{Cases: []*tokenCase{mount, serve, peer}}
+	var b strings.Builder
+	r.peersTable(func(f string, a ...any) { fmt.Fprintf(&b, f, a...) })
+	want := fmt.Sprintf("| move it | %s | %s (%s) | %s (%s) | %s (%s) |\n", thousands(mount.Direct.Tokens()),
+		thousands(mount.MCPFS.Tokens()), percent(mount.Saving()), thousands(serve.MCPFS.Tokens()), percent(serve.Saving()),
+		thousands(peer.MCPFS.Tokens()), percent(peer.Saving()))
+	if !strings.Contains(b.String(), "| task | direct | mcpfs mount | mcpfs serve | Peer 1.0 |") || !strings.Contains(b.String(), want) {
+		t.Errorf("table lacks the header or %q:\n%s", want, b.String())
+	}
+	if md := r.markdown(); strings.Contains(md, "| Peers | move it, Peer 1.0") || !strings.Contains(md, "| **Peer 1.0** |") {
+		t.Error("a peer's case is in the mcpfs table, or its details lack its name")
+	}
 }
 
 func TestResultText(t *testing.T) {

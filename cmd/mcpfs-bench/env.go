@@ -52,6 +52,7 @@ type env struct {
 	sup      *discovery.Supervisor
 	tree     *mcpfs.Tree
 	runner   *exec.Runner
+	mcpfsBin string // the mcpfs binary built by binary ("" until then)
 
 	npm     bool   // the npm servers are in the config
 	npmWhy  string // why they are not

@@ -19,7 +19,13 @@
 //	-out DIR        where report.md and tokens.svg go (default docs/bench)
 //	-quick          fewer iterations, no go test benchmarks
 //	-npm=false      only the built-in docstore, even when npm servers are installed
-//	-serve=false    leave out mcpfs serve (its tools/list, the move through exec, exec round trips)
+//	-serve=false    leave out mcpfs serve (its tools/list, the discovery and the
+//	                chaining cases through it, exec round trips)
+//	-peers          also measure MCPorter on the discovery and on filesystem →
+//	                memory (installs it with npm on first use, as
+//	                cmd/mcpfs-bench/peers/package.json pins it)
+//	-tokens         only the token cases (no speed, no go test benchmarks);
+//	                prints the rows, writes a report only with -out
 //	-gobench        run the go test benchmarks (default: on, off with -quick)
 //	-benchtime D    -benchtime for them (default 1s)
 //	-gobench-only   run only the go test benchmarks; print their table and
@@ -69,6 +75,8 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 	fl.BoolVar(&opts.quick, "quick", false, "fewer iterations and no go test benchmarks")
 	fl.BoolVar(&opts.npm, "npm", true, "run the npm reference servers when installed")
 	fl.BoolVar(&opts.serve, "serve", true, "measure mcpfs serve (builds ./cmd/mcpfs and runs it over stdio)")
+	fl.BoolVar(&opts.peers, "peers", false, "also measure MCPorter "+mcporterVersion+" on the same tasks (installs it with npm into cmd/mcpfs-bench/peers/node_modules)")
+	fl.BoolVar(&opts.tokensOnly, "tokens", false, "only the token cases, no speed or go test benchmarks; prints the rows and writes a report only with -out")
 	fl.BoolVar(&opts.resident, "resident", false, "measure only the resident engine (through the mcpfs binary), print the rows, write no report")
 	fl.BoolVar(&opts.goBench, "gobench", true, "run the packages' go test benchmarks (off with -quick unless given)")
 	fl.StringVar(&opts.benchTime, "benchtime", "1s", "-benchtime for the go test benchmarks")
@@ -91,6 +99,13 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		benchMD = "" // the file's table is of every package
+	}
+	if opts.tokensOnly {
+		given := false
+		fl.Visit(func(f *flag.Flag) { given = given || f.Name == "out" })
+		if !given {
+			opts.out = "" // a partial run does not replace the report
+		}
 	}
 	if opts.quick {
 		given := false
@@ -120,7 +135,12 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	for _, c := range r.Cases {
-		fmt.Fprintf(stdout, "%-10s %-48s direct %10s  mcpfs %7s  saving %s\n", c.Workload, c.Name, thousands(c.Direct.Tokens()), thousands(c.MCPFS.Tokens()), percent(c.Saving()))
+		fmt.Fprintf(stdout, "%-10s %-48s direct %10s  %s %7s  saving %s\n", c.Workload, c.Name, thousands(c.Direct.Tokens()), c.way(), thousands(c.MCPFS.Tokens()), percent(c.Saving()))
+		if c.Way != "" {
+			for _, p := range c.MCPFS.Parts {
+				fmt.Fprintf(stdout, "%-10s   %-46s %s\n", "", p.What, thousands(p.Tokens))
+			}
+		}
 	}
 	for _, s := range r.Speed {
 		line := fmt.Sprintf("%-10s %s: %s", s.Group, s.What, s.Value)

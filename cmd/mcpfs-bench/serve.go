@@ -44,6 +44,20 @@ func buildMCPFS(ctx context.Context, dir string) (string, error) {
 	return bin, nil
 }
 
+// binary returns the mcpfs binary built from ./cmd/mcpfs into the
+// scratch folder, building it on the first call.
+func (e *env) binary(ctx context.Context) (string, error) {
+	if e.mcpfsBin != "" {
+		return e.mcpfsBin, nil
+	}
+	bin, err := buildMCPFS(ctx, e.dir)
+	if err != nil {
+		return "", err
+	}
+	e.mcpfsBin = bin
+	return bin, nil
+}
+
 // serveConfig writes the config the serve process loads: the same servers
 // as the benchmark's engine. server-memory gets a file of its own.
 func (e *env) serveConfig(bin string) (string, error) {
@@ -73,7 +87,7 @@ func (e *env) serveConfig(bin string) (string, error) {
 // startServe builds mcpfs, starts `mcpfs serve` on stdio and initializes a
 // client; its servers have listed their tools when it returns.
 func (e *env) startServe(ctx context.Context) (*serveSession, error) {
-	bin, err := buildMCPFS(ctx, e.dir)
+	bin, err := e.binary(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -281,10 +295,11 @@ func jsonArgs(args map[string]any) string {
 }
 
 // serveCases measures the serve face: its tools/list against the upfront
-// definitions of the same servers, and the filesystem → memory move done
-// through it (fileCase is that move done the mount way; its direct side is
-// the same). It returns the token cases and the speed rows.
-func (e *env) serveCases(ctx context.Context, fileCase *tokenCase, execRuns int) ([]*tokenCase, []speedRow, error) {
+// definitions of the same servers, then the discovery and every chaining
+// case of r done through it (each against the direct side of the same case
+// done the mount way), and, when execRuns > 0, exec round trips. It returns
+// the token cases and the speed rows.
+func (e *env) serveCases(ctx context.Context, r *results, execRuns int) ([]*tokenCase, []speedRow, error) {
 	s, err := e.startServe(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -308,12 +323,19 @@ func (e *env) serveCases(ctx context.Context, fileCase *tokenCase, execRuns int)
 	upfront.Notes = append(upfront.Notes, apiFormNote(e.count, servers, upfront.MCPFS.Tokens()))
 	cases := []*tokenCase{upfront}
 
-	if fileCase != nil {
-		c, err := e.serveMove(ctx, s, list, fileCase)
+	for _, w := range e.serveWays() {
+		mount := r.caseNamed(w.mountCase)
+		if mount == nil {
+			continue
+		}
+		c, err := e.serveWay(ctx, s, list, mount, w)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("%s: %w", w.name, err)
 		}
 		cases = append(cases, c)
+	}
+	if execRuns <= 0 {
+		return cases, nil, nil
 	}
 	rows, err := s.execLatency(ctx, execRuns)
 	if err != nil {
@@ -322,53 +344,191 @@ func (e *env) serveCases(ctx context.Context, fileCase *tokenCase, execRuns int)
 	return cases, rows, nil
 }
 
-// serveMove is the filesystem → memory move the serve way: the agent
-// searches for the two tools, reads their files, and sends the snippet to
-// exec. Every request it writes and every response it gets is counted.
-func (e *env) serveMove(ctx context.Context, s *serveSession, list string, fileCase *tokenCase) (*tokenCase, error) {
-	c := &tokenCase{
-		Workload: "Serve", Name: "move a document: fs → memory, via serve",
-		Task:   fileCase.Task + ", as an MCP client of `mcpfs serve` (search_tools, read_file, then exec with the same snippet)",
-		Direct: ledger{c: e.count, Parts: append([]part(nil), fileCase.Direct.Parts...)},
-		MCPFS:  e.newLedger(),
+// serveStep is one call the agent makes to mcpfs serve, and text its
+// result must contain.
+type serveStep struct {
+	tool string
+	args map[string]any
+	want string
+}
+
+// serveWay is a case of the mount way done through serve: the calls the
+// agent makes (the snippet, if any, is the mount case's, sent to exec),
+// and a check of the effect, made after them and not counted.
+type serveWay struct {
+	name      string // the case's name
+	mountCase string // the prefix of the mount-way case's name
+	steps     []serveStep
+	// check, when set, verifies the effect through s; out is exec's
+	// result.
+	check func(ctx context.Context, s *serveSession, out string) error
+	note  string // what check verified
+}
+
+// serveWays are the serve-way counterparts of the discovery among the
+// live servers, of every chaining case and of the workflow (each runs when
+// its mount case ran).
+func (e *env) serveWays() []serveWay {
+	search := func(q, want string) serveStep {
+		return serveStep{"search_tools", map[string]any{"query": q}, want}
 	}
-	chainingTarget(c)
+	read := func(p, want string) serveStep {
+		return serveStep{"read_file", map[string]any{"path": p}, want}
+	}
+	var ways []serveWay
+	if e.npm {
+		ways = append(ways, serveWay{
+			name: "discover 1 tool: 3 npm servers, via serve", mountCase: "discover 1 tool: 3 npm servers",
+			steps: []serveStep{
+				search("read text file", "filesystem.ReadTextFile"),
+				read("servers/filesystem/read_text_file.go", "func ReadTextFile("),
+			},
+			note: "The serve process also serves the docstore (4 servers), which the direct side of this case leaves out.",
+		})
+	} else {
+		ways = append(ways, serveWay{
+			name: "discover 1 tool: docstore, via serve", mountCase: "discover 1 tool: docstore",
+			steps: []serveStep{
+				search("query rows", "docstore.QueryRows"),
+				read("servers/docstore/query_rows.go", "func QueryRows("),
+			},
+		})
+	}
+	if e.npm {
+		ways = append(ways, serveWay{
+			name: "move a document: fs → memory, via serve", mountCase: "move a document: filesystem → memory",
+			steps: []serveStep{
+				search("read text file", "filesystem.ReadTextFile"),
+				search("create entities in the knowledge graph", "memory.CreateEntities"),
+				read("servers/filesystem/read_text_file.go", "func ReadTextFile("),
+				read("servers/memory/create_entities.go", "func CreateEntities("),
+				{tool: "exec", want: "stored handbook.md in memory"},
+			},
+			check: e.checkServeMemory,
+			note:  "Checked after the run: the serve process's server-memory holds the file's text (its length, through a second exec that is not counted).",
+		})
+	}
+	ways = append(ways,
+		serveWay{
+			name: "move a document: docstore → docstore, via serve", mountCase: "move a document: docstore → docstore",
+			steps: []serveStep{
+				search("read document", "docstore.ReadDocument"),
+				search("write document", "docstore.WriteDocument"),
+				read("servers/docstore/read_document.go", "func ReadDocument("),
+				read("servers/docstore/write_document.go", "func WriteDocument("),
+				{tool: "exec", want: "copied handbook to handbook-copy"},
+			},
+			check: e.checkServeCopy,
+			note:  "Checked after the run: the serve process's docstore holds handbook-copy with the handbook's text (its length, through a second exec that is not counted).",
+		},
+		serveWay{
+			name: "filter 10,000 rows → 5, via serve", mountCase: "filter 10,000 rows → 5",
+			steps: []serveStep{
+				search("query rows", "docstore.QueryRows"),
+				read("servers/docstore/query_rows.go", "func QueryRows("),
+				{tool: "exec", want: "10000 rows"},
+			},
+			check: func(_ context.Context, _ *serveSession, out string) error {
+				if n := strings.Count(out, "\n"); n < 6 {
+					return fmt.Errorf("exec printed %d lines, want a header and 5 rows:\n%s", n, out)
+				}
+				return nil
+			},
+			note: "Checked: exec printed the header and 5 rows.",
+		},
+		serveWay{
+			name: "incident report: 3 servers, 5 calls, via serve", mountCase: "incident report: 3 servers",
+			steps: []serveStep{
+				search("query rows", "docstore.QueryRows"),
+				search("search documents", "docstore.Search"),
+				search("write file", "filesystem.WriteFile"),
+				search("create entities in the knowledge graph", "memory.CreateEntities"),
+				search("create relations in the knowledge graph", "memory.CreateRelations"),
+				read("servers/docstore/query_rows.go", "func QueryRows("),
+				read("servers/docstore/search.go", "func Search("),
+				read("servers/filesystem/write_file.go", "func WriteFile("),
+				read("servers/memory/create_entities.go", "func CreateEntities("),
+				read("servers/memory/create_relations.go", "func CreateRelations("),
+				{tool: "exec", want: "stored 2 entities, 1 relation"},
+			},
+			check: e.checkServeIncident,
+			note:  "Checked after the run: the serve process's server-memory holds INC-2291 with its 3 observations (through a second exec that is not counted).",
+		},
+	)
+	return ways
+}
+
+// serveWay does the way w through the serve session s: every request the
+// agent writes and every response it gets is counted, after serve's
+// instructions and tools/list. The direct side is the mount case's.
+func (e *env) serveWay(ctx context.Context, s *serveSession, list string, mount *tokenCase, w serveWay) (*tokenCase, error) {
+	c := &tokenCase{
+		Workload: "Serve", Name: w.name,
+		Task:   mount.Task + ", as an MCP client of `mcpfs serve` (search_tools, read_file",
+		Direct: ledger{c: e.count, Parts: append([]part(nil), mount.Direct.Parts...)},
+		MCPFS:  e.newLedger(),
+		Target: mount.Target, Met: mount.Met, Of: mount,
+	}
+	if mount.Snippet != "" {
+		c.Task += ", then exec with the same snippet)"
+	} else {
+		c.Task += ")"
+	}
 	c.MCPFS.add("initialize: instructions", s.instructions)
 	c.MCPFS.add(fmt.Sprintf("tools/list of mcpfs serve (%d tools)", len(s.tools)), list)
-	type step struct {
-		tool string
-		args map[string]any
-		want string // the text the result must contain
-	}
-	steps := []step{
-		{"search_tools", map[string]any{"query": "read text file"}, "filesystem.ReadTextFile"},
-		{"search_tools", map[string]any{"query": "create entities in the knowledge graph"}, "memory.CreateEntities"},
-		{"read_file", map[string]any{"path": "servers/filesystem/read_text_file.go"}, "func ReadTextFile("},
-		{"read_file", map[string]any{"path": "servers/memory/create_entities.go"}, "func CreateEntities("},
-		{"exec", map[string]any{"code": fileCase.Snippet}, "stored handbook.md in memory"},
-	}
-	for _, st := range steps {
-		out, err := s.call(ctx, st.tool, st.args)
+	for _, st := range w.steps {
+		args := st.args
+		if st.tool == "exec" {
+			args = map[string]any{"code": mount.Snippet}
+		}
+		out, err := s.call(ctx, st.tool, args)
 		if err != nil {
 			return nil, err
 		}
 		if !strings.Contains(out, st.want) {
-			return nil, fmt.Errorf("serve: %s %s: the result lacks %q:\n%s", st.tool, jsonArgs(st.args), st.want, out)
+			return nil, fmt.Errorf("serve: %s %s: the result lacks %q:\n%s", st.tool, jsonArgs(args), st.want, out)
 		}
 		label := st.tool
-		if p, ok := st.args["query"].(string); ok {
+		if p, ok := args["query"].(string); ok {
 			label += " " + fmt.Sprintf("%q", p)
-		} else if p, ok := st.args["path"].(string); ok {
+		} else if p, ok := args["path"].(string); ok {
 			label += " " + p
 		}
-		c.MCPFS.add(label+" arguments", jsonArgs(st.args))
+		c.MCPFS.add(label+" arguments", jsonArgs(args))
 		c.MCPFS.add(label+" result", out)
 		if st.tool == "exec" {
-			c.Output = out
+			c.Snippet, c.Output = mount.Snippet, out
 		}
 	}
-	// The move must have happened in the serve process's server-memory.
-	check := `package main
+	if w.check != nil {
+		if err := w.check(ctx, s, c.Output); err != nil {
+			return nil, err
+		}
+	}
+	if c.Snippet != "" {
+		c.Notes = append(c.Notes, perSessionNote(c, "initialize: instructions", "tools/list of mcpfs serve"))
+	}
+	c.Notes = append(c.Notes, "The direct side is the same as in the mount-way case: the same definitions, and the same calls with the same arguments and results.")
+	if w.note != "" {
+		c.Notes = append(c.Notes, w.note)
+	}
+	return c, nil
+}
+
+// serveFirstLine runs src through serve's exec (not counted) and returns
+// the first line it printed.
+func serveFirstLine(ctx context.Context, s *serveSession, src string) (string, error) {
+	out, err := s.call(ctx, "exec", map[string]any{"code": src})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(strings.SplitN(out, "\n", 2)[0]), nil
+}
+
+// checkServeMemory checks that the serve process's server-memory holds
+// the handbook the move stored.
+func (e *env) checkServeMemory(ctx context.Context, s *serveSession, _ string) error {
+	got, err := serveFirstLine(ctx, s, `package main
 
 import (
 	"fmt"
@@ -384,23 +544,85 @@ func main() {
 	}
 	fmt.Println(len(g.Entities[0].Observations[0]))
 }
-`
-	out, err := s.call(ctx, "exec", map[string]any{"code": check})
+`)
 	if err != nil {
-		return nil, fmt.Errorf("check the stored handbook through serve: %w", err)
+		return fmt.Errorf("check the stored handbook through serve: %w", err)
 	}
 	text, err := e.handbook(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if got := strings.TrimSpace(strings.SplitN(out, "\n", 2)[0]); got != fmt.Sprint(len(text)) {
-		return nil, fmt.Errorf("check the stored handbook through serve: server-memory holds %s bytes, want %d", got, len(text))
+	if got != fmt.Sprint(len(text)) {
+		return fmt.Errorf("check the stored handbook through serve: server-memory holds %s bytes, want %d", got, len(text))
 	}
-	c.Snippet = fileCase.Snippet
-	c.Notes = append(c.Notes,
-		perSessionNote(c, "initialize: instructions", "tools/list of mcpfs serve"),
-		"The direct side is the same as in the mount-way case above: the same calls with the same arguments and results. Checked after the run: the serve process's server-memory holds the file's text (its length, through a second exec that is not counted).")
-	return c, nil
+	return nil
+}
+
+// checkServeIncident checks that the serve process's server-memory holds
+// the incident the workflow recorded.
+func (e *env) checkServeIncident(ctx context.Context, s *serveSession, _ string) error {
+	got, err := serveFirstLine(ctx, s, `package main
+
+import (
+	"fmt"
+
+	"mcpfs/servers/memory"
+)
+
+func main() {
+	g, err := memory.OpenNodes(memory.OpenNodesArgs{Names: []string{"INC-2291"}})
+	if err != nil || len(g.Entities) != 1 {
+		fmt.Println("missing", err)
+		return
+	}
+	fmt.Println(len(g.Entities[0].Observations))
+}
+`)
+	if err != nil {
+		return fmt.Errorf("check the incident through serve: %w", err)
+	}
+	if got != "3" {
+		return fmt.Errorf("check the incident through serve: got %q observations of INC-2291, want 3", got)
+	}
+	return nil
+}
+
+// checkServeCopy checks that the serve process's docstore holds
+// handbook-copy with the handbook's text.
+func (e *env) checkServeCopy(ctx context.Context, s *serveSession, _ string) error {
+	got, err := serveFirstLine(ctx, s, `package main
+
+import (
+	"fmt"
+
+	"mcpfs/servers/docstore"
+)
+
+func main() {
+	a, err := docstore.ReadDocument(docstore.ReadDocumentArgs{Id: "handbook"})
+	if err != nil {
+		fmt.Println("handbook:", err)
+		return
+	}
+	b, err := docstore.ReadDocument(docstore.ReadDocumentArgs{Id: "handbook-copy"})
+	if err != nil {
+		fmt.Println("copy:", err)
+		return
+	}
+	fmt.Println(a.Text == b.Text, len(b.Text))
+}
+`)
+	if err != nil {
+		return fmt.Errorf("check the copy through serve: %w", err)
+	}
+	text, err := e.handbook(ctx)
+	if err != nil {
+		return err
+	}
+	if want := fmt.Sprint("true ", len(text)); got != want {
+		return fmt.Errorf("check the copy through serve: got %q, want %q", got, want)
+	}
+	return nil
 }
 
 // perSessionNote is perTaskNote for the serve way: what the serve side

@@ -27,6 +27,22 @@ type tokenCase struct {
 	Target string
 	Met    func(c *tokenCase) bool
 	Notes  []string
+	// Way names the tool the second ledger is of: "" for mcpfs, else a
+	// peer's name and version. Of is the mount-way case of the same task
+	// for a peer's case and a serve-way case (nil for the others).
+	Way string
+	Of  *tokenCase
+	// Transcript is a peer's commands and what they printed, for the
+	// report.
+	Transcript string
+}
+
+// way is the name of the second ledger's tool.
+func (c *tokenCase) way() string {
+	if c.Way == "" {
+		return "mcpfs"
+	}
+	return c.Way
 }
 
 // Saving is the fraction of direct-way tokens the mcpfs way avoids.
