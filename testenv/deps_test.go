@@ -67,6 +67,7 @@ var rules = []struct {
 	{pkg: "fs/gen", mcpfs: genLayer, denyAll: kernelAndNet},
 	{pkg: "fs", mcpfs: fsLayer, denyAll: kernelAndNet},
 	{pkg: "fs/search", mcpfs: fsLayer, denyAll: kernelAndNet},
+	{pkg: "fs/search/internal/mkwordnet", denyAll: kernelAndNet},
 	{pkg: "skills", mcpfs: skillsLayer, denyAll: netAndKernel},
 
 	// The writable folders' rules without the kernel, and the FUSE

@@ -40,7 +40,8 @@ var fieldNames = [nFields]string{"name", "title", "summary", "description", "arg
 // expansions (feedback, co-occurrence, trigrams) are off: measured alone
 // and fitted together (TestTechniques, TestTune), none raised recall
 // beyond a query or two on any set, and each lost as many elsewhere
-// (docs/BENCHMARKS.md, "Tool search").
+// (docs/BENCHMARKS.md, "Tool search"). So is the WordNet thesaurus
+// (TestWordNet): it left final.txt and blind.txt unchanged.
 type params struct {
 	// weight and b are each field's BM25F weight and how much its
 	// length counts.
@@ -66,13 +67,42 @@ type params struct {
 	// terms whose trigrams it shares at least gramMin of (Dice), at
 	// gramWeight times that share (0 turns it off).
 	gramMin, gramWeight float64
+	// The thesaurus (wordnet.go): a query word no document and no
+	// vocabulary line knows (with wnAlways, any query word) also finds
+	// the words of its wnSenses commonest senses, synonyms at wnSyn and
+	// hypernyms at wnHyper, each sense after the first at wnDecay times
+	// the one before (0 weights turn it off). wnVocab adds the
+	// vocabulary's synonyms of those words; wnSoft lets a word found only
+	// through the thesaurus add to a score without counting as a word of
+	// the query the document covers.
+	wnSyn, wnHyper, wnDecay   float64
+	wnSenses                  int
+	wnAlways, wnVocab, wnSoft bool
+	// wnWeak expands, beside unknown words, words the catalog has only in
+	// its weak fields (argument descriptions, other text): never in a
+	// tool's name, title, summary, description or argument names.
+	wnWeak bool
+	// noVocab leaves the vocabulary out (to measure what the thesaurus
+	// does in its place; never set but by the tuning tests).
+	noVocab bool
 }
 
 var defaults = params{
 	weight: [nFields]float64{3.0, 2.0, 1.5, 1.0, 1.0, 0.4, serverWeight, 0.8},
 	b:      [nFields]float64{0.3, 0.3, 0.5, 0.75, 0.5, 0.75, 0.3, 0.75},
 	k1:     1.2,
+	// The thesaurus is off (wnSyn and wnHyper 0); the rest is the
+	// setting measured on final.txt and blind.txt (TestWordNet).
+	wnSenses: 2, wnDecay: 0.5, wnVocab: true, wnSoft: true,
 }
+
+// wnOn is the thesaurus's setting measured on the reporting sets: weights
+// below the vocabulary's (0.7, 0.5), hypernyms below synonyms.
+var wnOn = func() params {
+	p := defaults
+	p.wnSyn, p.wnHyper = 0.3, 0.2
+	return p
+}()
 
 // Ranking constants.
 const (
@@ -109,6 +139,9 @@ type Index struct {
 	pairs []map[[2]string]bool
 	// sorted are the terms of the index, in order.
 	sorted []string
+	// strong are the terms that occur in a strong field of a document:
+	// a name, title, summary, description or argument name.
+	strong map[string]bool
 	// docTerms are, per doc, its terms with their weighted frequency.
 	docTerms []map[string]float64
 	// units are the distinct terms of each sentence of the documents'
@@ -167,6 +200,17 @@ func newIndex(docs []Doc, p params) *Index {
 	for _, p := range x.terms {
 		df := float64(len(p.freq))
 		p.idf = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+	}
+	x.strong = map[string]bool{}
+	for f := range fields {
+		if f > 4 || !p.wnWeak { // argtext, server, text; only wnWeak asks
+			continue
+		}
+		for i := 0; i < n; i++ {
+			for t := range counts[f][i] {
+				x.strong[t] = true
+			}
+		}
 	}
 	x.names = nameTerms(x.docs)
 	for t := range x.terms {
@@ -347,7 +391,8 @@ func (x *Index) concepts(query string) []concept {
 	for i, r := range rs {
 		ws[i] = strings.Join(r, "")
 	}
-	var out []concept
+	var out, soft []concept
+	names := capitalized(query)
 	seen := map[string]bool{}
 	add := func(key string, c concept) {
 		if seen[key] {
@@ -362,7 +407,7 @@ func (x *Index) concepts(query string) []concept {
 		}
 	}
 	for i := 0; i < len(ws); {
-		if p, span, ok := matchPhrase(ws[i:]); ok {
+		if p, span, ok := matchPhrase(ws[i:]); ok && !x.p.noVocab {
 			c := concept{}
 			for _, to := range p.to {
 				c.alts = append(c.alts, alt{terms: to, weight: 1})
@@ -389,6 +434,9 @@ func (x *Index) concepts(query string) []concept {
 			c.alts = append(c.alts, alt{terms: ps, weight: 1})
 		}
 		v := theVocab()
+		if x.p.noVocab {
+			v = &vocab{}
+		}
 		for _, s := range v.synonyms[t] {
 			c.alts = append(c.alts, alt{terms: []string{s}, weight: synonymWeight})
 		}
@@ -398,15 +446,34 @@ func (x *Index) concepts(query string) []concept {
 		if x.p.coWeight > 0 && x.terms[t] != nil && (!x.p.coBackoff || len(v.synonyms[t])+len(v.related[t]) == 0) {
 			c.alts = append(c.alts, x.cooccurring(t)...)
 		}
-		if !x.knows(c) {
+		known := x.knows(c)
+		if !known {
 			c.alts = append(c.alts, x.prefixAlts(t)...)
 			if x.p.gramWeight > 0 {
 				c.alts = append(c.alts, x.gramAlts(t)...)
 			}
 		}
+		weak := known && x.p.wnWeak && !x.strongly(c)
+		if (!known || weak || x.p.wnAlways) && x.p.wnSyn+x.p.wnHyper > 0 && !names[w] {
+			if wn := x.wordnetAlts(w); len(wn) > 0 {
+				if x.p.wnSoft && (weak || !x.knows(c)) {
+					// Through the thesaurus only: it adds to a score
+					// but does not count as a word the document covers.
+					if !seen["~"+t] {
+						seen["~"+t] = true
+						soft = append(soft, concept{alts: wn, expansion: true})
+					}
+					if !weak {
+						continue
+					}
+				} else {
+					c.alts = append(c.alts, wn...)
+				}
+			}
+		}
 		add(t, c)
 	}
-	return out
+	return append(out, soft...)
 }
 
 // matchPhrase finds the longest phrase of the vocabulary that ws starts
@@ -434,6 +501,21 @@ func matchPhrase(ws []string) (phrase, int, bool) {
 		}
 	}
 	return best, span, found
+}
+
+// strongly reports whether an alternative of c has all its terms in the
+// strong fields of the index.
+func (x *Index) strongly(c concept) bool {
+	for _, a := range c.alts {
+		ok := len(a.terms) > 0
+		for _, t := range a.terms {
+			ok = ok && x.strong[t]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // knows reports whether any alternative of c is in the index.

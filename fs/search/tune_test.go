@@ -215,3 +215,190 @@ func TestTechniques(t *testing.T) {
 		t.Log(b.String())
 	}
 }
+
+// wnSets are the sets the thesaurus's settings may be chosen on; final.txt
+// and blind.txt only report.
+var wnSets = []string{"queries", "holdout", "fresh", "unseen", "sealed"}
+
+// wnGrid is every setting of the thesaurus TestWordNet measures.
+func wnGrid() []params {
+	var out []params
+	for _, syn := range []float64{0.2, 0.3, 0.4, 0.6} {
+		for _, hyper := range []float64{0, 0.1, 0.2, 0.4} {
+			if hyper >= syn {
+				continue
+			}
+			for _, senses := range []int{1, 2, 3} {
+				for _, decay := range []float64{0.5, 1} {
+					if senses == 1 && decay != 1 {
+						continue
+					}
+					for flags := range 16 {
+						p := defaults
+						p.wnSyn, p.wnHyper, p.wnSenses, p.wnDecay = syn, hyper, senses, decay
+						p.wnAlways, p.wnVocab, p.wnSoft, p.wnWeak = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
+						if p.wnAlways && p.wnWeak {
+							continue
+						}
+						out = append(out, p)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (p params) wnString() string {
+	if p.wnSyn+p.wnHyper == 0 {
+		return "off"
+	}
+	return fmt.Sprintf("syn %.1f hyper %.1f senses %d decay %.1f always %v weak %v vocab %v soft %v", p.wnSyn, p.wnHyper, p.wnSenses, p.wnDecay, p.wnAlways, p.wnWeak, p.wnVocab, p.wnSoft)
+}
+
+// TestWordNet measures the thesaurus (wordnet.go) at every setting of
+// wnGrid on the sets of wnSets, with leave-one-set-out cross-validation:
+// for each set, the setting that scores best (mean of (@1+@5)/2) on the
+// other four is measured on it, beside the thesaurus off; the same with
+// the choice kept to words no document and no vocabulary line knows; then
+// the setting best on all five, and wnOn without the vocabulary. It runs
+// only with SEARCH_TUNE=1 (SEARCH_WN_ALL=1 prints every setting,
+// SEARCH_WN_NOVOCAB=1 makes the whole choice without the vocabulary, and
+// SEARCH_WN_REPORT=1 adds wnOn on every set, final.txt and blind.txt
+// included, which take no part in any choice):
+//
+//	SEARCH_TUNE=1 SEARCH_WN_REPORT=1 go test ./fs/search -run TestWordNet -v -timeout 30m
+func TestWordNet(t *testing.T) {
+	if os.Getenv("SEARCH_TUNE") == "" {
+		t.Skip("measuring every setting takes minutes: set SEARCH_TUNE=1 to run it")
+	}
+	docs := ToolDocs(testCatalog(t))
+	sets := map[string][]query{}
+	for _, s := range querySets {
+		sets[s] = readQueries(t, "testdata/"+s+".txt")
+	}
+	off := defaults
+	off.wnSyn, off.wnHyper = 0, 0
+	grid := append([]params{off}, wnGrid()...)
+	if os.Getenv("SEARCH_WN_NOVOCAB") != "" {
+		// The same choice without the vocabulary, which was written on
+		// these sets: the thesaurus in its place, with far more words
+		// to expand.
+		for i := range grid {
+			grid[i].noVocab = true
+		}
+		off.noVocab = true
+	}
+	type fig struct{ r1, r5 float64 }
+	figs := make([]map[string]fig, len(grid))
+	var wg sync.WaitGroup
+	sem := make(chan bool, 2)
+	for i, p := range grid {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- true
+			defer func() { <-sem }()
+			x := newIndex(docs, p)
+			m := map[string]fig{}
+			for _, s := range wnSets {
+				r1, r5 := setRecall(x, sets[s])
+				m[s] = fig{r1, r5}
+			}
+			figs[i] = m
+		}()
+	}
+	wg.Wait()
+	score := func(i int, on []string) float64 {
+		sum := 0.0
+		for _, s := range on {
+			sum += (figs[i][s].r1 + figs[i][s].r5) / 2
+		}
+		return sum / float64(len(on))
+	}
+	best := func(on []string) int {
+		b := 0
+		for i := range grid {
+			if score(i, on) > score(b, on)+1e-9 {
+				b = i
+			}
+		}
+		return b
+	}
+	line := func(i int, on []string) string {
+		var b strings.Builder
+		for _, s := range on {
+			fmt.Fprintf(&b, " %s %.1f/%.1f", s, 100*figs[i][s].r1, 100*figs[i][s].r5)
+		}
+		return b.String()
+	}
+	if os.Getenv("SEARCH_WN_ALL") != "" {
+		for i := range grid {
+			t.Logf("%-62s%s mean %.2f", grid[i].wnString(), line(i, wnSets), 100*score(i, wnSets))
+		}
+	}
+	t.Logf("off:%s mean %.2f", line(0, wnSets), 100*score(0, wnSets))
+	delta := 0.0
+	for _, held := range wnSets {
+		var fit []string
+		for _, s := range wnSets {
+			if s != held {
+				fit = append(fit, s)
+			}
+		}
+		b := best(fit)
+		delta += score(b, []string{held}) - score(0, []string{held})
+		t.Logf("%s held out: off%s, chosen on the others%s (%s)", held, line(0, []string{held}), line(b, []string{held}), grid[b].wnString())
+	}
+	t.Logf("mean change on the held-out folds: %+.2f points of (@1+@5)/2", 100*delta/float64(len(wnSets)))
+	// The same, the choice restricted to the design: only words no
+	// document and no vocabulary line knows (wnAlways off).
+	only := func(on []string) int {
+		b := 0
+		for i := range grid {
+			if !grid[i].wnAlways && score(i, on) > score(b, on)+1e-9 {
+				b = i
+			}
+		}
+		return b
+	}
+	delta = 0
+	for _, held := range wnSets {
+		var fit []string
+		for _, s := range wnSets {
+			if s != held {
+				fit = append(fit, s)
+			}
+		}
+		b := only(fit)
+		delta += score(b, []string{held}) - score(0, []string{held})
+		t.Logf("%s held out, unknown words only: chosen on the others%s (%s)", held, line(b, []string{held}), grid[b].wnString())
+	}
+	t.Logf("mean change on the held-out folds, unknown words only: %+.2f points", 100*delta/float64(len(wnSets)))
+	t.Logf("chosen on all five, unknown words only: %s:%s mean %.2f", grid[only(wnSets)].wnString(), line(only(wnSets), wnSets), 100*score(only(wnSets), wnSets))
+	b := best(wnSets)
+	t.Logf("chosen on all five: %s:%s mean %.2f", grid[b].wnString(), line(b, wnSets), 100*score(b, wnSets))
+	// Without the vocabulary, which was written on these sets: how much of
+	// what it gives does the thesaurus give in its place?
+	for _, p := range []params{off, wnOn} {
+		p.noVocab = true
+		x := newIndex(docs, p)
+		var sb strings.Builder
+		for _, s := range wnSets {
+			r1, r5 := setRecall(x, sets[s])
+			fmt.Fprintf(&sb, " %s %.1f/%.1f", s, 100*r1, 100*r5)
+		}
+		t.Logf("no vocabulary, thesaurus %s:%s", p.wnString(), sb.String())
+	}
+	if os.Getenv("SEARCH_WN_REPORT") != "" {
+		for _, p := range []params{off, wnOn} {
+			x := newIndex(docs, p)
+			var sb strings.Builder
+			for _, s := range querySets {
+				r1, r5 := setRecall(x, sets[s])
+				fmt.Fprintf(&sb, " %s %.1f/%.1f", s, 100*r1, 100*r5)
+			}
+			t.Logf("every set, %s:%s", p.wnString(), sb.String())
+		}
+	}
+}
