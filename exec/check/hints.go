@@ -9,7 +9,6 @@ import (
 	"go/types"
 	"path"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,29 +22,29 @@ import (
 // of particular packages or tools.
 
 var (
-	reCannotUse    = regexp.MustCompile(`^cannot use .* as .* value in `)
-	reMismatch     = regexp.MustCompile(`^invalid operation: .* \(mismatched types (.+) and (.+)\)$`)
-	reAssignCount  = regexp.MustCompile(`^assignment mismatch: (\d+) variables? but (.+) returns (\d+) values?$`)
-	reArgCount     = regexp.MustCompile(`^(not enough|too many) arguments in call to `)
-	reTooFew       = regexp.MustCompile(`^too few values in struct literal of type `)
-	reCannotIndex  = regexp.MustCompile(`^(cannot index|invalid operation: cannot index) `)
-	reCannotRange  = regexp.MustCompile(`^cannot range over `)
-	reFuncValue    = regexp.MustCompile(`\(value of type func\(\) [^)]*\)`)
-	reNoFieldOrMet = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)`)
-	reUnused       = regexp.MustCompile(`^declared and not used: (\w+)$`)
-	reNoNewVars    = regexp.MustCompile(`^no new variables on left side of :=$`)
-	reMultiValue   = regexp.MustCompile(`^multiple-value .* in single-value context$`)
-	reIndexInt     = regexp.MustCompile(`^invalid argument: index .* must be integer$`)
-	reReturnCount  = regexp.MustCompile(`^(not enough|too many) return values`)
-	reMissingKey   = regexp.MustCompile(`^missing key in map literal$`)
-	reErrorConvert = regexp.MustCompile(`^cannot convert .* to type (interface\{Error\(\) string\}|error)$`)
-	reNonBool      = regexp.MustCompile(`^non-boolean (condition in .* statement|used as condition)`)
-	reCannotAssign = regexp.MustCompile(`^cannot assign to (\w+) \(`)
-	reConvertIndex = regexp.MustCompile(`^cannot convert .* \(untyped string constant\) to type int$`)
-	reAppendString = regexp.MustCompile(`^invalid append: argument must be a slice; have (.+) \(variable of type (.+)\)$`)
-	reBreak        = regexp.MustCompile(`^(break|continue) not in for`)
-	reSliceCompare = regexp.MustCompile(`^invalid operation: (.+) == (.+) \((slice|map) can only be compared to nil\)$`)
-	reLenStruct    = regexp.MustCompile(`^invalid argument: .* \(variable of struct type .*\) for built-in (len|cap)$`)
+	reCannotUse    = lazyRE(`^cannot use .* as .* value in `)
+	reMismatch     = lazyRE(`^invalid operation: .* \(mismatched types (.+) and (.+)\)$`)
+	reAssignCount  = lazyRE(`^assignment mismatch: (\d+) variables? but (.+) returns (\d+) values?$`)
+	reArgCount     = lazyRE(`^(not enough|too many) arguments in call to `)
+	reTooFew       = lazyRE(`^too few values in struct literal of type `)
+	reCannotIndex  = lazyRE(`^(cannot index|invalid operation: cannot index) `)
+	reCannotRange  = lazyRE(`^cannot range over `)
+	reFuncValue    = lazyRE(`\(value of type func\(\) [^)]*\)`)
+	reNoFieldOrMet = lazyRE(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)`)
+	reUnused       = lazyRE(`^declared and not used: (\w+)$`)
+	reNoNewVars    = lazyRE(`^no new variables on left side of :=$`)
+	reMultiValue   = lazyRE(`^multiple-value .* in single-value context$`)
+	reIndexInt     = lazyRE(`^invalid argument: index .* must be integer$`)
+	reReturnCount  = lazyRE(`^(not enough|too many) return values`)
+	reMissingKey   = lazyRE(`^missing key in map literal$`)
+	reErrorConvert = lazyRE(`^cannot convert .* to type (interface\{Error\(\) string\}|error)$`)
+	reNonBool      = lazyRE(`^non-boolean (condition in .* statement|used as condition)`)
+	reCannotAssign = lazyRE(`^cannot assign to (\w+) \(`)
+	reConvertIndex = lazyRE(`^cannot convert .* \(untyped string constant\) to type int$`)
+	reAppendString = lazyRE(`^invalid append: argument must be a slice; have (.+) \(variable of type (.+)\)$`)
+	reBreak        = lazyRE(`^(break|continue) not in for`)
+	reSliceCompare = lazyRE(`^invalid operation: (.+) == (.+) \((slice|map) can only be compared to nil\)$`)
+	reLenStruct    = lazyRE(`^invalid argument: .* \(variable of struct type .*\) for built-in (len|cap)$`)
 )
 
 // typeErrorHint explains a type error from its types, or returns "".
@@ -1633,9 +1632,9 @@ func (c *checker) constructorHint(from, to types.Type) string {
 }
 
 var (
-	reNotFunc    = regexp.MustCompile(`^invalid operation: cannot call (.+) \((variable|value) of (?:\w+ )?type (.+)\): .* is not a function$`)
-	reTruncated  = regexp.MustCompile(`^(.+) \(untyped float constant\) truncated to (\w+)$`)
-	reNotSatisfy = regexp.MustCompile(`^(.+) does not satisfy (cmp\.Ordered|comparable)`)
+	reNotFunc    = lazyRE(`^invalid operation: cannot call (.+) \((variable|value) of (?:\w+ )?type (.+)\): .* is not a function$`)
+	reTruncated  = lazyRE(`^(.+) \(untyped float constant\) truncated to (\w+)$`)
+	reNotSatisfy = lazyRE(`^(.+) does not satisfy (cmp\.Ordered|comparable)`)
 )
 
 // noMethodsHint: a method called on a type that has none (a string, a
@@ -2181,8 +2180,8 @@ func (c *checker) addressHint(x ast.Expr, from, to types.Type, parents map[ast.N
 }
 
 var (
-	reNotExpr      = regexp.MustCompile(`^(.+) \(type\) is not an expression$`)
-	reMapFieldAsgn = regexp.MustCompile(`^cannot assign to struct field (.+)\[(.+)\]\.(\w+) in map$`)
+	reNotExpr      = lazyRE(`^(.+) \(type\) is not an expression$`)
+	reMapFieldAsgn = lazyRE(`^cannot assign to struct field (.+)\[(.+)\]\.(\w+) in map$`)
 )
 
 // callStmtFix explains "expression in go (defer) must be function call"
@@ -2220,7 +2219,7 @@ func callStmtFix(f *ast.File, fset *token.FileSet, src []byte, e *scanner.Error)
 	return from, hint, true
 }
 
-var reCallStmt = regexp.MustCompile(`^expression in (go|defer) must be function call$`)
+var reCallStmt = lazyRE(`^expression in (go|defer) must be function call$`)
 
 // constToStringHint: a rune or number constant where a string is wanted.
 func (c *checker) constToStringHint(x ast.Expr, from, to types.Type) string {
@@ -2387,8 +2386,8 @@ func (c *checker) lowerStdHint(id *ast.Ident, parents map[ast.Node]ast.Node) str
 }
 
 var (
-	reNotConstant = regexp.MustCompile(`^(.+) \(value of type (.+)\) is not constant$`)
-	reNotUsed     = regexp.MustCompile(`^(.+) \(value of type (.+)\) is not used$`)
+	reNotConstant = lazyRE(`^(.+) \(value of type (.+)\) is not constant$`)
+	reNotUsed     = lazyRE(`^(.+) \(value of type (.+)\) is not used$`)
 )
 
 // builtinMethodHint: a method named like a built-in (ch.close, m.delete)
@@ -2586,11 +2585,11 @@ func (c *checker) mapIndexHint(x ast.Expr, parents map[ast.Node]ast.Node) string
 }
 
 var (
-	reNilAs        = regexp.MustCompile(`^cannot use nil as (.+) value in `)
-	reCaseMismatch = regexp.MustCompile(`^invalid case (.+) in switch on (.+) \(mismatched types (.+) and (.+)\)$`)
-	reAddrConst    = regexp.MustCompile(`^invalid operation: cannot take address of (.+) \(untyped (\w+) constant\)$`)
-	reNotIface     = regexp.MustCompile(`^invalid operation: (.+) \(.+ of (?:\w+ )?type (.+)\) is not an interface$`)
-	reNonVariadic  = regexp.MustCompile(`^cannot use \.\.\. in call to non-variadic (.+)$`)
+	reNilAs        = lazyRE(`^cannot use nil as (.+) value in `)
+	reCaseMismatch = lazyRE(`^invalid case (.+) in switch on (.+) \(mismatched types (.+) and (.+)\)$`)
+	reAddrConst    = lazyRE(`^invalid operation: cannot take address of (.+) \(untyped (\w+) constant\)$`)
+	reNotIface     = lazyRE(`^invalid operation: (.+) \(.+ of (?:\w+ )?type (.+)\) is not an interface$`)
+	reNonVariadic  = lazyRE(`^cannot use \.\.\. in call to non-variadic (.+)$`)
 )
 
 // syntaxHint explains syntax other languages have and Go has not, from
@@ -2869,7 +2868,7 @@ func (c *checker) sliceIndexHint(pos token.Pos) string {
 	return fmt.Sprintf("%s is a slice, indexed by position: to find an element by a field, range over it, for _, e := range %s { if e.%s == %s { ... } }", xs, xs, field, is)
 }
 
-var reNoValue = regexp.MustCompile(`^(.+) \(no value\) used as value$`)
+var reNoValue = lazyRE(`^(.+) \(no value\) used as value$`)
 
 // sameResultHint: functions of the callee's package that return what it
 // returns and take the arguments as given (strings.Split for
@@ -2974,8 +2973,8 @@ func (c *checker) rangeKeyHint(x ast.Expr, to types.Type, parents map[ast.Node]a
 }
 
 var (
-	reNonLocalMethod = regexp.MustCompile(`^cannot define new methods on non-local type (.+)$`)
-	reStringAssign   = regexp.MustCompile(`^cannot assign to (.+)\[(.+)\] \(neither addressable nor a map index expression\)$`)
+	reNonLocalMethod = lazyRE(`^cannot define new methods on non-local type (.+)$`)
+	reStringAssign   = lazyRE(`^cannot assign to (.+)\[(.+)\] \(neither addressable nor a map index expression\)$`)
 )
 
 // argPackageHint: a string (or []byte) given to a function of another

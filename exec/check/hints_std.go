@@ -9,7 +9,6 @@ import (
 	"go/token"
 	"go/types"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -25,35 +24,35 @@ import (
 // check a candidate call with go/types before naming it.
 
 var (
-	rePtrMethod     = regexp.MustCompile(`^cannot call pointer method (\w+) on (.+)$`)
-	reOneRangeVar   = regexp.MustCompile(`^range over (.+) permits only one iteration variable$`)
-	reFloatMod      = regexp.MustCompile(`^invalid operation: operator % not defined on (.+) \((?:variable|value) of type (float32|float64)\)$`)
-	reFloatConvert  = regexp.MustCompile(`^cannot convert (.+) \(untyped float constant\) to type (.+)$`)
-	reNotOrdered    = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of (?:\w+ )?type (.+)\) cannot be ordered$`)
-	reLenAnonStruct = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of (?:struct )?type (.+)\) for built-in (len|cap)$`)
-	reTypeNotExpr   = regexp.MustCompile(`^(.+) \(type\) is not an expression$`)
-	reDeleteArgs    = regexp.MustCompile(`^invalid operation: not enough arguments for delete\((.+)\)`)
-	reTypeParamOp   = regexp.MustCompile(`type parameter (\w+) (?:cannot use operator (\S+?)|is not comparable)`)
-	reSelectCase    = regexp.MustCompile(`^select case must be`)
-	reMissingRet    = regexp.MustCompile(`^missing return$`)
-	reInferred      = regexp.MustCompile(`^in call to ([\w.]+), type (func\(.*\) bool) of .* does not match inferred type (func\(.*\) int) for `)
-	reInCall        = regexp.MustCompile(`^in call to ([\w.()*]+), `)
-	reIterLen       = regexp.MustCompile(`^invalid argument: (.+) \(value of func type (iter\.Seq2?\[.+\])\) for built-in (len|cap)$`)
-	reOpStruct      = regexp.MustCompile(`^invalid operation: operator (\S+) not defined on (.+) \((?:variable|value) of struct type (.+)\)$`)
-	reSendOnly      = regexp.MustCompile(`^invalid operation: cannot receive from send-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
-	reRecvOnly      = regexp.MustCompile(`^invalid operation: cannot send to receive-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
-	reCapMap        = regexp.MustCompile(`^invalid argument: (.+) \((?:variable|value) of type (map\[.+)\) for built-in cap$`)
-	reUnusedAlt     = regexp.MustCompile(`^(\w+) declared and not used$`)
-	reNonNumericOp  = regexp.MustCompile(`^invalid operation: (.+)(\+\+|--) \(non-numeric type (.+)\)$`)
-	reGenericBare   = regexp.MustCompile(`^cannot use generic type (\w+)\[(.+)\] without instantiation$`)
-	reUncomparable  = regexp.MustCompile(`^invalid operation: (.+) == (.+) \(struct containing (.+) cannot be compared\)$`)
-	reMissingMeth   = regexp.MustCompile(`(\S+) does not implement (\S+) \(missing method (\w+)\)`)
-	reFallthrough   = regexp.MustCompile(`^cannot fallthrough final case in switch$`)
-	reMakeArgs      = regexp.MustCompile(`^invalid operation: make\((\[\].+)\) expects 2 or 3 arguments; found 1$`)
-	reTypeOutside   = regexp.MustCompile(`^use of \.\(type\) outside type switch$`)
-	reUndefined     = regexp.MustCompile(`^undefined: (\w+)$`)
-	reCallNoValue   = regexp.MustCompile(`^(.+) \(no value\) used as value$`)
-	reCallerMethod  = regexp.MustCompile(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)\)$`)
+	rePtrMethod     = lazyRE(`^cannot call pointer method (\w+) on (.+)$`)
+	reOneRangeVar   = lazyRE(`^range over (.+) permits only one iteration variable$`)
+	reFloatMod      = lazyRE(`^invalid operation: operator % not defined on (.+) \((?:variable|value) of type (float32|float64)\)$`)
+	reFloatConvert  = lazyRE(`^cannot convert (.+) \(untyped float constant\) to type (.+)$`)
+	reNotOrdered    = lazyRE(`^invalid argument: (.+) \((?:variable|value) of (?:\w+ )?type (.+)\) cannot be ordered$`)
+	reLenAnonStruct = lazyRE(`^invalid argument: (.+) \((?:variable|value) of (?:struct )?type (.+)\) for built-in (len|cap)$`)
+	reTypeNotExpr   = lazyRE(`^(.+) \(type\) is not an expression$`)
+	reDeleteArgs    = lazyRE(`^invalid operation: not enough arguments for delete\((.+)\)`)
+	reTypeParamOp   = lazyRE(`type parameter (\w+) (?:cannot use operator (\S+?)|is not comparable)`)
+	reSelectCase    = lazyRE(`^select case must be`)
+	reMissingRet    = lazyRE(`^missing return$`)
+	reInferred      = lazyRE(`^in call to ([\w.]+), type (func\(.*\) bool) of .* does not match inferred type (func\(.*\) int) for `)
+	reInCall        = lazyRE(`^in call to ([\w.()*]+), `)
+	reIterLen       = lazyRE(`^invalid argument: (.+) \(value of func type (iter\.Seq2?\[.+\])\) for built-in (len|cap)$`)
+	reOpStruct      = lazyRE(`^invalid operation: operator (\S+) not defined on (.+) \((?:variable|value) of struct type (.+)\)$`)
+	reSendOnly      = lazyRE(`^invalid operation: cannot receive from send-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
+	reRecvOnly      = lazyRE(`^invalid operation: cannot send to receive-only channel (.+) (\S+) \((?:variable|value) of type (.+)\)$`)
+	reCapMap        = lazyRE(`^invalid argument: (.+) \((?:variable|value) of type (map\[.+)\) for built-in cap$`)
+	reUnusedAlt     = lazyRE(`^(\w+) declared and not used$`)
+	reNonNumericOp  = lazyRE(`^invalid operation: (.+)(\+\+|--) \(non-numeric type (.+)\)$`)
+	reGenericBare   = lazyRE(`^cannot use generic type (\w+)\[(.+)\] without instantiation$`)
+	reUncomparable  = lazyRE(`^invalid operation: (.+) == (.+) \(struct containing (.+) cannot be compared\)$`)
+	reMissingMeth   = lazyRE(`(\S+) does not implement (\S+) \(missing method (\w+)\)`)
+	reFallthrough   = lazyRE(`^cannot fallthrough final case in switch$`)
+	reMakeArgs      = lazyRE(`^invalid operation: make\((\[\].+)\) expects 2 or 3 arguments; found 1$`)
+	reTypeOutside   = lazyRE(`^use of \.\(type\) outside type switch$`)
+	reUndefined     = lazyRE(`^undefined: (\w+)$`)
+	reCallNoValue   = lazyRE(`^(.+) \(no value\) used as value$`)
+	reCallerMethod  = lazyRE(`^(.+)\.(\w+) undefined \(type (.+) has no field or method (\w+)\)$`)
 )
 
 // stdHint is tried before the other hints: "" when no rule here applies.
@@ -1738,7 +1737,7 @@ func (c *checker) shadowedHint(pos token.Pos, name string) string {
 		name, name, c.fset.Position(outer.Pos()).Line, strings.Join(c.lhsTexts(a), ", "), strings.Join(rhs, ", "))
 }
 
-var reTopLevelDefine = regexp.MustCompile(`^(\w+(?:\s*,\s*\w+)*)\s*:=\s*(.+)$`)
+var reTopLevelDefine = lazyRE(`^(\w+(?:\s*,\s*\w+)*)\s*:=\s*(.+)$`)
 
 // topLevelDefineHint: x := v outside a function.
 func topLevelDefineHint(line string) string {
@@ -2015,10 +2014,10 @@ func (c *checker) typeForErrorHint(pos token.Pos) string {
 }
 
 var (
-	reForIn       = regexp.MustCompile(`^for\s+(\w+)(?:\s*,\s*(\w+))?\s+in\s+(.+?)\s*\{?$`)
-	reFuncResults = regexp.MustCompile(`^(func\s.*\))\s+([^(){}]+,[^(){}]+?)\s*\{$`)
-	reGenMethod   = regexp.MustCompile(`^func\s*\((\w+)\s+\*?(\w+)\[([^\]]+)\]\)\s*(\w+)\[([^\]]+)\]\((.*)\)\s*(.*?)\s*\{$`)
-	reImportComma = regexp.MustCompile(`^import\s+("[^"]+"(?:\s*,\s*"[^"]+")+)\s*$`)
+	reForIn       = lazyRE(`^for\s+(\w+)(?:\s*,\s*(\w+))?\s+in\s+(.+?)\s*\{?$`)
+	reFuncResults = lazyRE(`^(func\s.*\))\s+([^(){}]+,[^(){}]+?)\s*\{$`)
+	reGenMethod   = lazyRE(`^func\s*\((\w+)\s+\*?(\w+)\[([^\]]+)\]\)\s*(\w+)\[([^\]]+)\]\((.*)\)\s*(.*?)\s*\{$`)
+	reImportComma = lazyRE(`^import\s+("[^"]+"(?:\s*,\s*"[^"]+")+)\s*$`)
 )
 
 // otherLanguageHint: syntax as other languages write it (for x in xs,
@@ -2101,9 +2100,9 @@ func afterBlockHeader(lines []string, n int) bool {
 }
 
 var (
-	reIncomparable = regexp.MustCompile(`^invalid operation: (.+) [!=]= (.+) \(incomparable types in type set\)$`)
-	reOverflowByte = regexp.MustCompile(`^'(.+)' \(untyped rune constant \d+\) overflows byte$`)
-	reFuncMismatch = regexp.MustCompile(`^in call to ([\w.]+), type (func\(.*\) \S+) of (.+) does not match inferred type (func\(.*\) \S+) for `)
+	reIncomparable = lazyRE(`^invalid operation: (.+) [!=]= (.+) \(incomparable types in type set\)$`)
+	reOverflowByte = lazyRE(`^'(.+)' \(untyped rune constant \d+\) overflows byte$`)
+	reFuncMismatch = lazyRE(`^in call to ([\w.]+), type (func\(.*\) \S+) of (.+) does not match inferred type (func\(.*\) \S+) for `)
 )
 
 func isDuration(t types.Type) bool {
@@ -2322,12 +2321,12 @@ func (c *checker) repairs(x ast.Expr, ok func(string) bool) []string {
 }
 
 var (
-	reBuiltinValue  = regexp.MustCompile(`^(\w+) \(built-in\) must be called$`)
-	reBadLabel      = regexp.MustCompile(`^invalid (break|continue) label (\w+)$`)
-	reUnusedLabel   = regexp.MustCompile(`^label (\w+) declared and not used$`)
-	reIndexFunc     = regexp.MustCompile(`^cannot index (.+) \((?:variable|value) of type (func\(\) .+)\)$`)
-	reIndexStruct   = regexp.MustCompile(`^cannot index (.+) \((?:variable|value) of struct type .+\)$`)
-	reTooManyReturn = regexp.MustCompile(`^too many return values`)
+	reBuiltinValue  = lazyRE(`^(\w+) \(built-in\) must be called$`)
+	reBadLabel      = lazyRE(`^invalid (break|continue) label (\w+)$`)
+	reUnusedLabel   = lazyRE(`^label (\w+) declared and not used$`)
+	reIndexFunc     = lazyRE(`^cannot index (.+) \((?:variable|value) of type (func\(\) .+)\)$`)
+	reIndexStruct   = lazyRE(`^cannot index (.+) \((?:variable|value) of struct type .+\)$`)
+	reTooManyReturn = lazyRE(`^too many return values`)
 )
 
 var goKeywords = map[string]bool{
@@ -2480,11 +2479,11 @@ func (c *checker) constToStringLitHint(x ast.Expr, parents map[ast.Node]ast.Node
 }
 
 var (
-	reSendNonChan = regexp.MustCompile(`^invalid operation: cannot send to non-channel`)
-	reXorFloat    = regexp.MustCompile(`^invalid operation: operator \^ not defined on `)
-	reErrConvPlus = regexp.MustCompile(`^cannot convert .* to type interface\{Error\(\) string\}$`)
-	reValueCount  = regexp.MustCompile(`^assignment mismatch: (\d+) variables? but (\d+) values?$`)
-	reParamList   = regexp.MustCompile(`^(func\s*(?:\([^)]*\)\s*)?\w+)\((.*?)\)(.*)$`)
+	reSendNonChan = lazyRE(`^invalid operation: cannot send to non-channel`)
+	reXorFloat    = lazyRE(`^invalid operation: operator \^ not defined on `)
+	reErrConvPlus = lazyRE(`^cannot convert .* to type interface\{Error\(\) string\}$`)
+	reValueCount  = lazyRE(`^assignment mismatch: (\d+) variables? but (\d+) values?$`)
+	reParamList   = lazyRE(`^(func\s*(?:\([^)]*\)\s*)?\w+)\((.*?)\)(.*)$`)
 )
 
 // stdHint3 holds the rules of the set21 round; stdHint2 calls it first.
@@ -2729,11 +2728,11 @@ func paramTypeHint(line string) string {
 }
 
 var (
-	reFuncNotUsed  = regexp.MustCompile(`^(.+) \((?:variable|value) of type func\(\)\) is not used$`)
-	reSliceOrder   = regexp.MustCompile(`^invalid operation: (.+) ([<>]=?) (.+) \(operator [<>]=? not defined on (slice|map)\)$`)
-	reMultiIndex   = regexp.MustCompile(`^invalid operation: more than one index$`)
-	reNegIndex     = regexp.MustCompile(`^invalid argument: index (-\d+) \(constant of type int\) must not be negative$`)
-	reExplicitInst = regexp.MustCompile(`^in call to (\w+)\[`)
+	reFuncNotUsed  = lazyRE(`^(.+) \((?:variable|value) of type func\(\)\) is not used$`)
+	reSliceOrder   = lazyRE(`^invalid operation: (.+) ([<>]=?) (.+) \(operator [<>]=? not defined on (slice|map)\)$`)
+	reMultiIndex   = lazyRE(`^invalid operation: more than one index$`)
+	reNegIndex     = lazyRE(`^invalid argument: index (-\d+) \(constant of type int\) must not be negative$`)
+	reExplicitInst = lazyRE(`^in call to (\w+)\[`)
 )
 
 // stdHint4 holds the rules of the set22 round; stdHint3 calls it first.

@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -399,7 +398,7 @@ func fixTag(tag string) string {
 	return strings.Join(out, " ")
 }
 
-var reTagPair = regexp.MustCompile(`(\w+)\s*:\s*['"]?([^'"\s]*)['"]?`)
+var reTagPair = lazyRE(`(\w+)\s*:\s*['"]?([^'"\s]*)['"]?`)
 
 // vetUnmarshal: json.Unmarshal or a Decoder's Decode given a value, not a
 // pointer (it cannot set it).
