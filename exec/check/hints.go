@@ -1102,15 +1102,20 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 	return ""
 }
 
-// assignCountHint: one variable for a call that also returns an error.
-func (c *checker) assignCountHint(pos token.Pos, m []string) string {
-	n := c.enclosing(pos, func(n ast.Node) bool {
+// enclosingAssign is the assignment or var declaration around pos, or nil.
+func (c *checker) enclosingAssign(pos token.Pos) ast.Node {
+	return c.enclosing(pos, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.AssignStmt, *ast.ValueSpec:
 			return true
 		}
 		return false
 	})
+}
+
+// assignCountHint: one variable for a call that also returns an error.
+func (c *checker) assignCountHint(pos token.Pos, m []string) string {
+	n := c.enclosingAssign(pos)
 	var lhs []string
 	var rhs ast.Expr
 	tok := "="

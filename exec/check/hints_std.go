@@ -2544,13 +2544,7 @@ func (c *checker) stdHint3(te types.Error, at []ast.Node, parents map[ast.Node]a
 // valueCountHint: more variables than values (a number written with a
 // thousands comma, or one value for two variables).
 func (c *checker) valueCountHint(pos token.Pos, m []string) string {
-	n := c.enclosing(pos, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.AssignStmt, *ast.ValueSpec:
-			return true
-		}
-		return false
-	})
+	n := c.enclosingAssign(pos)
 	var lhs []string
 	var rhs []ast.Expr
 	kw := ":="
