@@ -82,13 +82,14 @@ type Log struct {
 	mu     sync.Mutex
 	runs   []*Run // oldest first
 	next   uint64
-	subs   map[int]func(Event)
+	subs   map[int]*follower
 	nextID int
 }
 
 // Follow calls f with every event from now on, from the goroutines of the
 // runs (f must not block), and returns the runs kept so far, oldest
-// first. stop ends it.
+// first. stop ends it: once stop returns, f is not called again (stop waits
+// for a call in progress, so f must not call stop).
 func (l *Log) Follow(f func(Event)) (past []Run, stop func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -98,14 +99,38 @@ func (l *Log) Follow(f func(Event)) (past []Run, stop func()) {
 	l.nextID++
 	id := l.nextID
 	if l.subs == nil {
-		l.subs = map[int]func(Event){}
+		l.subs = map[int]*follower{}
 	}
-	l.subs[id] = f
+	fl := &follower{f: f}
+	l.subs[id] = fl
 	return past, func() {
 		l.mu.Lock()
 		delete(l.subs, id)
 		l.mu.Unlock()
+		fl.stop()
 	}
+}
+
+// follower is one Follow: its function is called outside the Log's lock,
+// and stop waits for a call in progress, so that none comes after it.
+type follower struct {
+	mu      sync.RWMutex
+	f       func(Event)
+	stopped bool
+}
+
+func (fl *follower) call(ev Event) {
+	fl.mu.RLock()
+	defer fl.mu.RUnlock()
+	if !fl.stopped {
+		fl.f(ev)
+	}
+}
+
+func (fl *follower) stop() {
+	fl.mu.Lock()
+	fl.stopped = true
+	fl.mu.Unlock()
 }
 
 // Entry is one run being recorded.
@@ -147,13 +172,13 @@ func (e *Entry) publish(c *Call, result json.RawMessage) {
 	} else {
 		ev.Run = e.r.copy()
 	}
-	subs := make([]func(Event), 0, len(e.l.subs))
-	for _, f := range e.l.subs {
-		subs = append(subs, f)
+	subs := make([]*follower, 0, len(e.l.subs))
+	for _, fl := range e.l.subs {
+		subs = append(subs, fl)
 	}
 	e.l.mu.Unlock()
-	for _, f := range subs {
-		f(ev)
+	for _, fl := range subs {
+		fl.call(ev)
 	}
 }
 

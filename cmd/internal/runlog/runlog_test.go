@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpfs/mcpfs/exec"
 	"github.com/mcpfs/mcpfs/exec/check"
@@ -63,5 +65,38 @@ func TestLog(t *testing.T) {
 	}
 	if past, _ := l.Follow(func(Event) {}); len(past) != MaxRuns {
 		t.Errorf("kept %d runs, want %d", len(past), MaxRuns)
+	}
+}
+
+// TestStopWaits: stop waits for a call of the follower in progress, and
+// none comes after it returns.
+func TestStopWaits(t *testing.T) {
+	var l Log
+	entered, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	_, stop := l.Follow(func(Event) {
+		if calls.Add(1) == 1 {
+			close(entered)
+			<-release
+		}
+	})
+	go l.Start("cli", "", "a.go", []byte("package main")) // publishes the start
+	<-entered
+	stopped := make(chan struct{})
+	go func() {
+		stop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+		t.Fatal("stop returned while the follower was still being called")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-stopped
+	n := calls.Load()
+	l.Start("cli", "", "b.go", []byte("package main")).End(nil, nil)
+	if got := calls.Load(); got != n {
+		t.Fatalf("the follower was called %d more times after stop", got-n)
 	}
 }

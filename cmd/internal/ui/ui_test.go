@@ -749,7 +749,11 @@ func TestAgentRuns(t *testing.T) {
 	}
 	waitState(started.ID, func(r run) bool { return r.State == "ok" })
 	actx, cancel := context.WithCancel(ctx)
-	go eng.agentRun(actx, "serve", "", "wait.go", []byte("package main\n\nfunc main() { /* forever */ }\n"), io.Discard, io.Discard, nil)
+	agentDone := make(chan struct{})
+	go func() {
+		defer close(agentDone)
+		eng.agentRun(actx, "serve", "", "wait.go", []byte("package main\n\nfunc main() { /* forever */ }\n"), io.Discard, io.Discard, nil)
+	}()
 	agent := started.ID + 1
 	waitState(agent, func(r run) bool { return r.Face == "serve" && r.State == "running" })
 	if resp := do(t, hs, "POST", "/api/runs/"+strconv.Itoa(agent)+"/stop", "{}", nil); resp.StatusCode != http.StatusConflict {
@@ -757,6 +761,7 @@ func TestAgentRuns(t *testing.T) {
 	}
 	cancel()
 	waitState(agent, func(r run) bool { return r.State == "failed" })
+	<-agentDone // its last events are delivered before the page closes
 	json.NewDecoder(do(t, hs, "GET", "/api/state", "", nil).Body).Decode(&st)
 	if len(st.Runs) != 4 {
 		t.Errorf("history: %d runs, want 4 (the page's run once)", len(st.Runs))
