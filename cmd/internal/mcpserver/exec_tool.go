@@ -87,7 +87,9 @@ func (s *Server) handleExec(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 
 	start := time.Now()
-	res, runErr := s.engine.Run(ctx, "snippet.go", []byte(code), timeout, progressHooks(ctx, req))
+	hooks, flush := progressHooks(ctx, req)
+	res, runErr := s.engine.Run(ctx, "snippet.go", []byte(code), timeout, hooks)
+	flush()
 	if runErr != nil && ctx.Err() != nil {
 		return nil, fmt.Errorf("exec: %w", ctx.Err())
 	}

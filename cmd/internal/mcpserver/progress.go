@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -20,17 +21,41 @@ const (
 // progressHooks returns the hooks that send an exec run's output, line by
 // line, and its wait for a run slot to the client as
 // notifications/progress, when the request asked for progress (a
-// progressToken in its _meta); otherwise no hooks.
-func progressHooks(ctx context.Context, req mcp.CallToolRequest) RunHooks {
+// progressToken in its _meta); otherwise no hooks. flush, called before
+// the result is returned, lets the notifications go out first.
+func progressHooks(ctx context.Context, req mcp.CallToolRequest) (hooks RunHooks, flush func()) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return RunHooks{}
+		return RunHooks{}, func() {}
 	}
 	srv := server.ServerFromContext(ctx)
 	if srv == nil {
-		return RunHooks{}
+		return RunHooks{}, func() {}
 	}
 	p := &progress{ctx: ctx, srv: srv, token: req.Params.Meta.ProgressToken}
-	return RunHooks{Stdout: p, Waiting: p.waiting}
+	return RunHooks{Stdout: p, Waiting: p.waiting}, p.flush
+}
+
+// flushWait bounds how long a result waits for its progress to be sent.
+const flushWait = 100 * time.Millisecond
+
+// flush waits, a short while at most, until the session has written the
+// notifications queued for it: mcp-go queues them and writes them from
+// another goroutine than the result's, so a result returned at once could
+// overtake the last lines of its own progress.
+func (p *progress) flush() {
+	p.mu.Lock()
+	sent := p.sent
+	p.mu.Unlock()
+	session := server.ClientSessionFromContext(p.ctx)
+	if sent == 0 || session == nil {
+		return
+	}
+	queue := session.NotificationChannel()
+	for end := time.Now().Add(flushWait); len(queue) > 0 && time.Now().Before(end); {
+		time.Sleep(100 * time.Microsecond)
+	}
+	// The last one taken from the queue may still be being written.
+	time.Sleep(2 * time.Millisecond)
 }
 
 // progress sends notifications/progress for one request.

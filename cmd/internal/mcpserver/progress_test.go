@@ -54,6 +54,17 @@ func TestExecProgress(t *testing.T) {
 	mu.Unlock()
 
 	ended := exec("run-1")
+	// The result waits for its progress to be written (flush), but
+	// mcp-go writes notifications from a goroutine of their own: give the
+	// last one a moment on a loaded machine.
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		n := len(notes)
+		mu.Unlock()
+		if n >= 2 {
+			break
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(notes) != 2 || notes[0].msg != "first" || notes[1].msg != "second" {
