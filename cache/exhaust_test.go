@@ -2,7 +2,6 @@ package cache
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -177,19 +176,6 @@ func TestFullPastReserveExit(t *testing.T) {
 	}
 	mnt := runExhaust(t, "MCPFS_CACHE_EXHAUST_EXIT=1")
 	dir := filepath.Join(mnt, "cache")
-	s, err := Open(dir, Options{})
-	t.Logf("disk still full: Open: %v", err)
-	if err == nil {
-		s.Close()
-	}
-	if err != nil && !errors.Is(err, ErrUnavailable) {
-		t.Errorf("disk still full: Open: got %v, want a read-only store or ErrUnavailable", err)
-	}
-	if matches, _ := filepath.Glob(dir + ".corrupt*"); len(matches) > 0 {
-		t.Fatalf("disk still full: the cache was set aside: %v", matches)
-	}
-	if err := os.Remove(filepath.Join(mnt, "filler")); err != nil {
-		t.Fatal(err)
-	}
+	stillFullThenRoom(t, mnt, dir)
 	checkListings(t, dir, "room again", 20, false)
 }

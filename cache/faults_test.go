@@ -153,21 +153,7 @@ func TestFullDisk(t *testing.T) {
 	// The helper's Close found no room for Badger's last flush and left
 	// the writes in Badger's log, which a read-only open cannot replay:
 	// with the disk still full, the cache is unavailable, and untouched.
-	s, err := Open(dir, Options{})
-	t.Logf("disk still full: Open: %v", err)
-	if err == nil {
-		// A read-only store holds the directory's lock until closed.
-		s.Close()
-	}
-	if err != nil && !errors.Is(err, ErrUnavailable) {
-		t.Errorf("disk still full: Open: got %v, want a read-only store or ErrUnavailable", err)
-	}
-	if matches, _ := filepath.Glob(dir + ".corrupt*"); len(matches) > 0 {
-		t.Errorf("disk still full: the cache was set aside: %v", matches)
-	}
-	if err := os.Remove(filepath.Join(mnt, "filler")); err != nil {
-		t.Fatal(err)
-	}
+	stillFullThenRoom(t, mnt, dir)
 	checkListings(t, dir, "room again", 50, false)
 	// Closed with room, then the disk fills: read-only, listings served.
 	if _, err := fill(filepath.Join(mnt, "filler")); err != nil {
@@ -342,5 +328,27 @@ func TestUnwritableDir(t *testing.T) {
 	}
 	if matches, _ := filepath.Glob(dir + ".corrupt*"); len(matches) > 0 {
 		t.Errorf("set aside: %v", matches)
+	}
+}
+
+// stillFullThenRoom opens the cache at dir while the tmpfs at mnt is still
+// full (a read-only store or ErrUnavailable, never set aside), then makes
+// room by removing the filler.
+func stillFullThenRoom(t *testing.T, mnt, dir string) {
+	t.Helper()
+	s, err := Open(dir, Options{})
+	t.Logf("disk still full: Open: %v", err)
+	if err == nil {
+		// A read-only store holds the directory's lock until closed.
+		s.Close()
+	}
+	if err != nil && !errors.Is(err, ErrUnavailable) {
+		t.Errorf("disk still full: Open: got %v, want a read-only store or ErrUnavailable", err)
+	}
+	if matches, _ := filepath.Glob(dir + ".corrupt*"); len(matches) > 0 {
+		t.Fatalf("disk still full: the cache was set aside: %v", matches)
+	}
+	if err := os.Remove(filepath.Join(mnt, "filler")); err != nil {
+		t.Fatal(err)
 	}
 }
