@@ -532,12 +532,14 @@ func (s *Store) evictLocked(target int64) error {
 
 // Stats describes what the cache holds.
 type Stats struct {
-	Dir         string
-	Servers     int   // cached tool listings
-	ToolBytes   int64 // their size
-	Results     int   // live cached results
-	ResultBytes int64 // their size
-	DiskBytes   int64 // Badger's files (LSM tree and value log)
+	Dir          string
+	Servers      int   // cached tool listings
+	ToolBytes    int64 // their size
+	Results      int   // live cached results
+	ResultBytes  int64 // their size
+	Packages     int   // generated packages (LoadGen)
+	PackageBytes int64 // their size
+	DiskBytes    int64 // Badger's files (LSM tree and value log)
 	// Writes says whether new entries are kept: "on", "off: the disk is
 	// full" (until there is room), or "off: <why the cache is read-only>".
 	Writes string
@@ -559,6 +561,9 @@ func (s *Store) Stats() (Stats, error) {
 			case bytes.HasPrefix(item.Key(), prefixResult):
 				st.Results++
 				st.ResultBytes += size
+			case bytes.HasPrefix(item.Key(), prefixGen):
+				st.Packages++
+				st.PackageBytes += size
 			}
 		}
 		return nil
@@ -582,7 +587,8 @@ func (s *Store) Stats() (Stats, error) {
 	return st, nil
 }
 
-// Clear removes every entry: tool listings and results.
+// Clear removes every entry: tool listings, results, learned shapes and
+// generated packages.
 func (s *Store) Clear() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -32,12 +32,17 @@ const nodeOverhead = 160
 type GenCache struct {
 	max int64
 
+	// store keeps tool files across processes; nil: none (Persist).
+	store GenStore
+	build string
+
 	mu    sync.Mutex
 	ring  []*lazyServer // generated packages, in the order the clock visits them
 	hand  int
 	bytes int64
 
 	generated atomic.Int64 // packages generated (first time or again)
+	loaded    atomic.Int64 // packages read from the store instead
 	evicted   atomic.Int64 // packages dropped
 }
 
@@ -57,6 +62,7 @@ type GenStats struct {
 	Packages  int   `json:"packages"`  // packages held now
 	Max       int64 `json:"max"`       // the bound; negative: none
 	Generated int64 `json:"generated"` // packages generated so far, again after an eviction included
+	Loaded    int64 `json:"loaded"`    // packages whose tool files were read from the store (Persist) instead
 	Evicted   int64 `json:"evicted"`   // packages dropped so far
 }
 
@@ -64,7 +70,7 @@ type GenStats struct {
 func (c *GenCache) Stats() GenStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return GenStats{Bytes: c.bytes, Packages: len(c.ring), Max: c.max, Generated: c.generated.Load(), Evicted: c.evicted.Load()}
+	return GenStats{Bytes: c.bytes, Packages: len(c.ring), Max: c.max, Generated: c.generated.Load(), Loaded: c.loaded.Load(), Evicted: c.evicted.Load()}
 }
 
 // lazyServer is servers/<s>/ of one tree: generated on first use, and
@@ -95,22 +101,45 @@ func (ls *lazyServer) get(modTime time.Time) *dir {
 	}
 	d := newDir(ls.snap.Name, modTime)
 	var size int64
-	for _, f := range gen.Server(ls.snap) {
-		rel := strings.TrimPrefix(f.Path, ServersDir+"/"+ls.snap.Name+"/")
-		data := f.Data
-		if cap(data)-len(data) > len(data)/8 {
-			// The generator's buffers grow by doubling: keep what is
-			// used, not what was reserved.
-			data = bytes.Clone(data)
-		}
+	add := func(rel string, data []byte) {
 		d.add(rel, data, modTime)
-		size += int64(len(f.Data)) + int64(len(rel)) + nodeOverhead
+		size += int64(len(data)) + int64(len(rel)) + nodeOverhead
 	}
+	files, index, loaded := ls.cache.load(ls.snap)
+	if !loaded {
+		var made []gen.File
+		made, index = gen.ToolFiles(ls.snap)
+		files = make([]genFile, len(made))
+		for i, f := range made {
+			data := f.Data
+			if cap(data)-len(data) > len(data)/8 {
+				// The generator's buffers grow by doubling: keep what is
+				// used, not what was reserved.
+				data = bytes.Clone(data)
+			}
+			files[i] = genFile{rel: ls.rel(f.Path), data: data}
+		}
+		ls.cache.save(ls.snap, files, index)
+	}
+	for _, f := range files {
+		add(f.rel, f.data)
+	}
+	doc := gen.Doc(ls.snap, index)
+	add(ls.rel(doc.Path), doc.Data)
 	ls.dir.Store(d)
 	ls.used.Store(true)
-	ls.cache.generated.Add(1)
+	if loaded {
+		ls.cache.loaded.Add(1)
+	} else {
+		ls.cache.generated.Add(1)
+	}
 	ls.cache.hold(ls, size)
 	return d
+}
+
+// rel is the path of a generated file in its server's folder.
+func (ls *lazyServer) rel(path string) string {
+	return strings.TrimPrefix(path, ServersDir+"/"+ls.snap.Name+"/")
 }
 
 // hold counts a newly generated package and drops others, least recently

@@ -47,6 +47,7 @@ results of read-only tools. Secret values from the config are never stored.`,
 					return g.writeJSON(map[string]any{
 						"dir": st.Dir, "servers": st.Servers, "tool_bytes": st.ToolBytes,
 						"results": st.Results, "result_bytes": st.ResultBytes, "disk_bytes": st.DiskBytes,
+						"generated_packages": st.Packages, "generated_bytes": st.PackageBytes,
 						"writes": st.Writes, "learned_shapes": shapes,
 					})
 				}
@@ -55,6 +56,7 @@ results of read-only tools. Secret values from the config are never stored.`,
 				fmt.Fprintf(w, "servers:\t%d\t(%s of tool listings)\n", st.Servers, byteSize(st.ToolBytes))
 				fmt.Fprintf(w, "results:\t%d\t(%s)\n", st.Results, byteSize(st.ResultBytes))
 				fmt.Fprintf(w, "learned:\t%d\t(tools whose result shapes are learned; mcpfs learn)\n", shapes)
+				fmt.Fprintf(w, "generated:\t%d\t(%s of servers' generated Go files, read by the next engine)\n", st.Packages, byteSize(st.PackageBytes))
 				fmt.Fprintf(w, "on disk:\t%s\n", byteSize(st.DiskBytes))
 				fmt.Fprintf(w, "writes:\t%s\n", st.Writes)
 				return w.Flush()

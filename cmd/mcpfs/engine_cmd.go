@@ -157,7 +157,7 @@ func (g *globals) engineStatus(ctx context.Context, asJSON bool) error {
 		if t.Max >= 0 {
 			bound = "at most " + byteSize(t.Max)
 		}
-		fmt.Fprintf(w, "tree:\t%s in %s generated (%s; %d generated, %d dropped so far)\n", byteSize(t.Bytes), plural(t.Packages, "package"), bound, t.Generated, t.Evicted)
+		fmt.Fprintf(w, "tree:\t%s in %s generated (%s; %d generated, %d read from the cache, %d dropped so far)\n", byteSize(t.Bytes), plural(t.Packages, "package"), bound, t.Generated, t.Loaded, t.Evicted)
 	}
 	fmt.Fprintf(w, "cache:\t%s\n", st.Cache)
 	fmt.Fprintf(w, "socket:\t%s\n", st.Socket)

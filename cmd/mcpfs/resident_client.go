@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mcpfs/mcpfs/cmd/internal/engine"
 )
 
 // noEngineEnv, set to 1 (or true, yes, on), runs every command in process,
@@ -99,17 +101,7 @@ func ownedByMe(info iofs.FileInfo) bool {
 
 // buildID identifies this mcpfs binary: an engine only serves clients of
 // the same build, so an upgraded mcpfs never talks to an old engine.
-func buildID() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "unknown"
-	}
-	info, err := os.Stat(exe)
-	if err != nil {
-		return exe
-	}
-	return fmt.Sprintf("%s:%d:%d", exe, info.Size(), info.ModTime().UnixNano())
-}
+func buildID() string { return engine.Build() }
 
 // engineAddrFor returns the address of the engine for the data dir of g:
 // one engine process serves every config of a data dir (their servers

@@ -439,3 +439,73 @@ func TestResidentConfigVariables(t *testing.T) {
 		t.Errorf("engine status: want one config served, got %+v", st)
 	}
 }
+
+// TestResidentGeneratedCached: the next engine reads the tool files the
+// last one generated from the cache, and exports the same files.
+func TestResidentGeneratedCached(t *testing.T) {
+	r := newResidentEnv(t, "")
+	first, second := filepath.Join(r.home, "first"), filepath.Join(r.home, "second")
+	if _, stderr, code := r.run("", "export", first); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	st := r.status()
+	if st == nil || st.Tree == nil || st.Tree.Generated == 0 || st.Tree.Loaded != 0 {
+		t.Fatalf("first engine: %+v; want packages generated, none read", st)
+	}
+	if _, stderr, code := r.run("", "engine", "stop"); code != 0 {
+		t.Fatalf("engine stop: exit %d: %s", code, stderr)
+	}
+	waitGone(t, st.PID)
+	if _, stderr, code := r.run("", "export", second); code != 0 {
+		t.Fatalf("second export: exit %d: %s", code, stderr)
+	}
+	st2 := r.status()
+	if st2 == nil || st2.Tree == nil || st2.Tree.Loaded != st.Tree.Generated || st2.Tree.Generated != 0 {
+		t.Fatalf("second engine: %+v; want the %d packages read from the cache, none generated", st2.Tree, st.Tree.Generated)
+	}
+	a, b := readDir(t, first), readDir(t, second)
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("exports: %d and %d files", len(a), len(b))
+	}
+	// Tool files are the same; doc.go and the README say the servers'
+	// state, which may be "connecting" while the new engine starts.
+	tools := 0
+	for p, data := range a {
+		if filepath.Base(p) == "doc.go" || !strings.HasPrefix(p, "servers/") {
+			continue
+		}
+		tools++
+		if !bytes.Equal(b[p], data) {
+			t.Errorf("%s differs between the exports:\n%s\n----\n%s", p, data, b[p])
+		}
+	}
+	if tools == 0 {
+		t.Error("the exports have no tool files")
+	}
+	out, _, code := r.run("", "cache", "stats", "--json")
+	var cs struct {
+		Generated int `json:"generated_packages"`
+	}
+	if json.Unmarshal([]byte(out), &cs); code != 0 || cs.Generated != int(st.Tree.Generated) {
+		t.Errorf("cache stats: exit %d, %s; want %d generated packages", code, out, st.Tree.Generated)
+	}
+}
+
+// readDir returns every file under dir by its path relative to dir.
+func readDir(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

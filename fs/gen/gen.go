@@ -39,11 +39,26 @@ type tool struct {
 // Server returns the files of servers/<s.Name>/: doc.go, and one file per
 // tool, sorted by Path. It is a pure function of s.
 func Server(s catalog.ServerSnapshot) []File {
+	out, index := ToolFiles(s)
+	out = append(out, Doc(s, index))
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// ToolIndex is what doc.go says of one tool: its function's name and the
+// first sentence of its description.
+type ToolIndex struct {
+	Func, Summary string
+}
+
+// ToolFiles returns the tool files of servers/<s.Name>/ (every file but
+// doc.go, in no set order) and the index of the tools doc.go lists, in
+// the order of s.Tools. They are a pure function of s.Name and each
+// tool's Name, Raw and Learned: a server's state, its info and its key do
+// not change them (doc.go says those), so files made for one snapshot
+// serve every snapshot that lists the same tools.
+func ToolFiles(s catalog.ServerSnapshot) ([]File, []ToolIndex) {
 	pkg := naming.Package(s.Name)
-	key := s.Key
-	if key == "" {
-		key = s.Name
-	}
 	dir := "servers/" + pkg + "/"
 
 	tools := make([]tool, 0, len(s.Tools))
@@ -74,12 +89,25 @@ func Server(s catalog.ServerSnapshot) []File {
 			return stubSource(pkg, t)
 		})})
 	}
-	docPath := dir + "doc.go"
-	out = append(out, File{Path: docPath, Data: gofmt(docPath, docSource(s, pkg, key, tools), func() string {
+	index := make([]ToolIndex, len(tools))
+	for i, t := range tools {
+		index[i] = ToolIndex{Func: t.fn, Summary: t.index}
+	}
+	return out, index
+}
+
+// Doc returns servers/<s.Name>/doc.go, given the index ToolFiles returned
+// for s's tools.
+func Doc(s catalog.ServerSnapshot, index []ToolIndex) File {
+	pkg := naming.Package(s.Name)
+	key := s.Key
+	if key == "" {
+		key = s.Name
+	}
+	path := "servers/" + pkg + "/doc.go"
+	return File{Path: path, Data: gofmt(path, docSource(s, pkg, key, index), func() string {
 		return "// Package " + pkg + " is an MCP server.\npackage " + pkg + "\n"
-	})})
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	})}
 }
 
 // nameTools gives each tool its function and file name. Names do not
@@ -357,7 +385,7 @@ func stubSource(pkg string, t tool) string {
 const docToolLines = 30
 
 // docSource is the Go source of servers/<pkg>/doc.go.
-func docSource(s catalog.ServerSnapshot, pkg, key string, tools []tool) string {
+func docSource(s catalog.ServerSnapshot, pkg, key string, tools []ToolIndex) string {
 	var d strings.Builder
 	d.WriteString("Package " + pkg + " is the MCP server " + strconv.Quote(clip(key, 200)) + ".\n\n")
 	if info := serverInfo(s); info != "" {
@@ -392,14 +420,14 @@ func docSource(s catalog.ServerSnapshot, pkg, key string, tools []tool) string {
 		d.WriteString("Their files say what each does; grep -il <word> servers/" + pkg + "/ finds one.\n\n")
 		names := make([]string, len(tools))
 		for i, t := range tools {
-			names[i] = t.fn
+			names[i] = t.Func
 		}
 		d.WriteString(strings.Join(names, ", ") + ".\n")
 	} else {
 		for _, t := range tools {
-			line := "  - " + t.fn
-			if t.index != "" {
-				line += " — " + t.index
+			line := "  - " + t.Func
+			if t.Summary != "" {
+				line += " — " + t.Summary
 			}
 			d.WriteString(line + "\n")
 		}

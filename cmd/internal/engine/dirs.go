@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"github.com/mcpfs/mcpfs/cache"
 	"github.com/mcpfs/mcpfs/skills"
@@ -163,3 +164,27 @@ func (d Dirs) OpenSkills() (*skills.Store, error) {
 	}
 	return skills.Open(dir, skills.Options{Logger: d.log()})
 }
+
+// Build identifies this executable's build: its path, size and time of
+// change. What one build generated and stored, another makes again.
+func Build() string {
+	buildOnce.Do(func() {
+		build = "unknown"
+		exe, err := os.Executable()
+		if err != nil {
+			return
+		}
+		info, err := os.Stat(exe)
+		if err != nil {
+			build = exe
+			return
+		}
+		build = fmt.Sprintf("%s:%d:%d", exe, info.Size(), info.ModTime().UnixNano())
+	})
+	return build
+}
+
+var (
+	buildOnce sync.Once
+	build     string
+)
