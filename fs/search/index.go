@@ -82,6 +82,16 @@ type params struct {
 	// its weak fields (argument descriptions, other text): never in a
 	// tool's name, title, summary, description or argument names.
 	wnWeak bool
+	// Word vectors (vectors.go): a query word no document and no
+	// vocabulary line knows (with vecAlways, any query word) also finds
+	// the vecK catalog words nearest to it by cosine, at least vecMin, at
+	// vecWeight times the cosine, as a word the document does not cover
+	// (0 turns it off); simWeight mixes the cosine of the query's and each
+	// document's mean vectors into the score (0 turns it off).
+	vecK              int
+	vecMin, vecWeight float64
+	vecAlways         bool
+	simWeight         float64
 	// noVocab leaves the vocabulary out (to measure what the thesaurus
 	// does in its place; never set but by the tuning tests).
 	noVocab bool
@@ -101,6 +111,16 @@ var defaults = params{
 var wnOn = func() params {
 	p := defaults
 	p.wnSyn, p.wnHyper = 0.3, 0.2
+	return p
+}()
+
+// vecOn is the word vectors' setting measured on the reporting sets
+// (TestVectors): the design (the nearest words of unknown query words
+// only), chosen on the five older sets, before final.txt, blind.txt and
+// blind2.txt were measured with it.
+var vecOn = func() params {
+	p := defaults
+	p.vecK, p.vecMin, p.vecWeight = 3, 0.4, 0.5
 	return p
 }()
 
@@ -149,6 +169,13 @@ type Index struct {
 	// are, per term, the units it occurs in.
 	units   []map[string]bool
 	inUnits map[string][]int
+	// termVec are the unit vectors of the index's terms that have one,
+	// vecTerms those of them that name no server, in order; docVec are
+	// the documents' vectors (vectors.go). Only with vecWeight or
+	// simWeight.
+	termVec  map[string][]float32
+	vecTerms []string
+	docVec   [][]float32
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -283,6 +310,9 @@ func newIndex(docs []Doc, p params) *Index {
 		}
 		x.servers[t] = mention
 	}
+	if p.vecWeight > 0 || p.simWeight > 0 {
+		x.termVectors()
+	}
 	return x
 }
 
@@ -350,10 +380,15 @@ func (x *Index) Search(query string, n int) []Hit {
 		for _, d := range x.docs {
 			hits = append(hits, Hit{Doc: d})
 		}
-	} else if len(cs) > 0 {
-		hits = x.rank(cs)
+	} else if len(cs) > 0 || x.p.simWeight > 0 {
+		if len(cs) > 0 {
+			hits = x.rank(cs)
+		}
 		if x.p.fbWeight > 0 && len(hits) > 0 {
 			hits = x.rank(append(cs, x.feedback(cs, hits)...))
+		}
+		if x.p.simWeight > 0 {
+			hits = x.mixSimilarity(query, hits)
 		}
 	}
 	if n > 0 && len(hits) > n {
@@ -469,6 +504,14 @@ func (x *Index) concepts(query string) []concept {
 				} else {
 					c.alts = append(c.alts, wn...)
 				}
+			}
+		}
+		if (!x.knows(c) || x.p.vecAlways) && x.p.vecWeight > 0 && !names[w] && !seen["≈"+t] {
+			// Through the word vectors: it adds to a score but does not
+			// count as a word the document covers.
+			seen["≈"+t] = true
+			if va := x.vectorAlts(w); len(va) > 0 {
+				soft = append(soft, concept{alts: va, expansion: true})
 			}
 		}
 		add(t, c)
@@ -626,6 +669,33 @@ func (x *Index) rank(cs []concept) []Hit {
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	return hits
+}
+
+// mixSimilarity adds to each hit's score, scaled so that the best is 1,
+// simWeight times the cosine of the query and the document (similarity);
+// a document with a positive cosine and no lexical score becomes a hit.
+func (x *Index) mixSimilarity(query string, hits []Hit) []Hit {
+	sim := x.similarity(query)
+	if sim == nil {
+		return hits
+	}
+	top := 1.0
+	if len(hits) > 0 && hits[0].Score > 0 {
+		top = hits[0].Score
+	}
+	lex := map[string]float64{}
+	for _, h := range hits {
+		lex[h.Doc.Name] = h.Score / top
+	}
+	var out []Hit
+	for i, d := range x.docs {
+		s := lex[d.Name] + x.p.simWeight*max(0, sim[i])
+		if s > 0 {
+			out = append(out, Hit{Doc: d, Score: s})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
 }
 
 // pairCount is how many pairs of neighbouring word concepts of the query
