@@ -135,10 +135,10 @@ func BenchmarkVectorsLoad(b *testing.B) {
 	}
 }
 
-// BenchmarkVectorsIndex builds the index of the twelve servers' 122 tools
+// BenchmarkTermVectors builds the index of the twelve servers' 122 tools
 // and its terms' vectors (the table already unpacked), which the first
 // search with a word the catalog does not know pays once per index.
-func BenchmarkVectorsIndex(b *testing.B) {
+func BenchmarkTermVectors(b *testing.B) {
 	docs := ToolDocs(testCatalog(b))
 	theVectors()
 	b.ResetTimer()
