@@ -13,6 +13,10 @@
 //     (a word of the thesaurus fs/search/wordnet/thesaurus.gz), or
 //   - it is a word of a line of the vocabulary (fs/search/vocab.go).
 //
+// It reads the thesaurus as it is in the repository: if that changes,
+// regenerate it first (go generate runs vectors.go's line before
+// wordnet.go's).
+//
 // The table, before gzip:
 //
 //	mcpfs-vectors 1 <dims> <count>\n
