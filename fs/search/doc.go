@@ -21,11 +21,15 @@
 // of what it names (a coordinate pair, "#channel", "@user", a domain, a
 // file's extension: classes.go), a boost for documents whose name the
 // query covers, a smaller one for documents that have the query's
-// neighbouring words side by side, and a preference for the tools of a
-// server the query names. Its numbers are params (index.go); expand.go has
-// pseudo-relevance feedback, catalog co-occurrence and character trigrams,
-// measured and off (TestTune, TestTechniques). docs/BENCHMARKS.md has its
-// recall on real servers.
+// neighbouring words side by side, a preference for the tools of a
+// server the query names, and, for a query word neither the catalog nor
+// the vocabulary knows, the catalog's words nearest to it by GloVe word
+// vectors (vectors.go, TestVectors). Its numbers are params (index.go);
+// expand.go has pseudo-relevance feedback, catalog co-occurrence and
+// character trigrams, wordnet.go a WordNet thesaurus, vectors.go a
+// whole-query similarity, all measured and off (TestTune, TestTechniques,
+// TestWordNet, TestVectors). docs/BENCHMARKS.md has its recall on real
+// servers.
 //
 // The package is pure and kernel-free: it imports the catalog and tree
 // types and the standard library only, reads no files and starts nothing.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // field is one part of a document: the text a query is matched against.
@@ -41,7 +42,9 @@ var fieldNames = [nFields]string{"name", "title", "summary", "description", "arg
 // and fitted together (TestTechniques, TestTune), none raised recall
 // beyond a query or two on any set, and each lost as many elsewhere
 // (docs/BENCHMARKS.md, "Tool search"). So is the WordNet thesaurus
-// (TestWordNet): it left final.txt and blind.txt unchanged.
+// (TestWordNet): it left final.txt and blind.txt unchanged. Word vectors
+// for the query words the catalog and the vocabulary do not know are on
+// (TestVectors); the whole-query similarity is off.
 type params struct {
 	// weight and b are each field's BM25F weight and how much its
 	// length counts.
@@ -82,6 +85,16 @@ type params struct {
 	// its weak fields (argument descriptions, other text): never in a
 	// tool's name, title, summary, description or argument names.
 	wnWeak bool
+	// Word vectors (vectors.go): a query word no document and no
+	// vocabulary line knows (with vecAlways, any query word) also finds
+	// the vecK catalog words nearest to it by cosine, at least vecMin, at
+	// vecWeight times the cosine, as a word the document does not cover
+	// (0 turns it off); simWeight mixes the cosine of the query's and each
+	// document's mean vectors into the score (0 turns it off).
+	vecK              int
+	vecMin, vecWeight float64
+	vecAlways         bool
+	simWeight         float64
 	// noVocab leaves the vocabulary out (to measure what the thesaurus
 	// does in its place; never set but by the tuning tests).
 	noVocab bool
@@ -94,13 +107,27 @@ var defaults = params{
 	// The thesaurus is off (wnSyn and wnHyper 0); the rest is the
 	// setting measured on final.txt and blind.txt (TestWordNet).
 	wnSenses: 2, wnDecay: 0.5, wnVocab: true, wnSoft: true,
+	// The word vectors' setting chosen on the five older sets, then
+	// measured once on final.txt, blind.txt and blind2.txt (TestVectors);
+	// the whole-query similarity is off (simWeight 0).
+	vecK: 3, vecMin: 0.4, vecWeight: 0.5,
 }
 
 // wnOn is the thesaurus's setting measured on the reporting sets: weights
-// below the vocabulary's (0.7, 0.5), hypernyms below synonyms.
+// below the vocabulary's (0.7, 0.5), hypernyms below synonyms; over the
+// ranking it was measured with, before the word vectors (noVectors).
 var wnOn = func() params {
-	p := defaults
+	p := noVectors
 	p.wnSyn, p.wnHyper = 0.3, 0.2
+	return p
+}()
+
+// noVectors is defaults without the word vectors: the ranking before
+// them, which the thesaurus was measured over and the vectors are
+// measured against (TestWordNet, TestVectors).
+var noVectors = func() params {
+	p := defaults
+	p.vecWeight, p.simWeight = 0, 0
 	return p
 }()
 
@@ -149,6 +176,14 @@ type Index struct {
 	// are, per term, the units it occurs in.
 	units   []map[string]bool
 	inUnits map[string][]int
+	// termVec are the unit vectors of the index's terms that have one,
+	// vecTerms those of them that name no server, in order; docVec are
+	// the documents' vectors (vectors.go). Only with vecWeight or
+	// simWeight, computed by the first search that needs them.
+	vecOnce  sync.Once
+	termVec  map[string][]float32
+	vecTerms []string
+	docVec   [][]float32
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -350,10 +385,15 @@ func (x *Index) Search(query string, n int) []Hit {
 		for _, d := range x.docs {
 			hits = append(hits, Hit{Doc: d})
 		}
-	} else if len(cs) > 0 {
-		hits = x.rank(cs)
+	} else if len(cs) > 0 || x.p.simWeight > 0 {
+		if len(cs) > 0 {
+			hits = x.rank(cs)
+		}
 		if x.p.fbWeight > 0 && len(hits) > 0 {
 			hits = x.rank(append(cs, x.feedback(cs, hits)...))
+		}
+		if x.p.simWeight > 0 {
+			hits = x.mixSimilarity(query, hits)
 		}
 	}
 	if n > 0 && len(hits) > n {
@@ -469,6 +509,14 @@ func (x *Index) concepts(query string) []concept {
 				} else {
 					c.alts = append(c.alts, wn...)
 				}
+			}
+		}
+		if (!x.knows(c) || x.p.vecAlways) && x.p.vecWeight > 0 && !names[w] && !seen["≈"+t] {
+			// Through the word vectors: it adds to a score but does not
+			// count as a word the document covers.
+			seen["≈"+t] = true
+			if va := x.vectorAlts(w); len(va) > 0 {
+				soft = append(soft, concept{alts: va, expansion: true})
 			}
 		}
 		add(t, c)
@@ -626,6 +674,33 @@ func (x *Index) rank(cs []concept) []Hit {
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	return hits
+}
+
+// mixSimilarity adds to each hit's score, scaled so that the best is 1,
+// simWeight times the cosine of the query and the document (similarity);
+// a document with a positive cosine and no lexical score becomes a hit.
+func (x *Index) mixSimilarity(query string, hits []Hit) []Hit {
+	sim := x.similarity(query)
+	if sim == nil {
+		return hits
+	}
+	top := 1.0
+	if len(hits) > 0 && hits[0].Score > 0 {
+		top = hits[0].Score
+	}
+	lex := map[string]float64{}
+	for _, h := range hits {
+		lex[h.Doc.Name] = h.Score / top
+	}
+	var out []Hit
+	for i, d := range x.docs {
+		s := lex[d.Name] + x.p.simWeight*max(0, sim[i])
+		if s > 0 {
+			out = append(out, Hit{Doc: d, Score: s})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
 }
 
 // pairCount is how many pairs of neighbouring word concepts of the query

@@ -234,7 +234,7 @@ func wnGrid() []params {
 						continue
 					}
 					for flags := range 16 {
-						p := defaults
+						p := noVectors
 						p.wnSyn, p.wnHyper, p.wnSenses, p.wnDecay = syn, hyper, senses, decay
 						p.wnAlways, p.wnVocab, p.wnSoft, p.wnWeak = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
 						if p.wnAlways && p.wnWeak {
@@ -277,7 +277,7 @@ func TestWordNet(t *testing.T) {
 	for _, s := range querySets {
 		sets[s] = readQueries(t, "testdata/"+s+".txt")
 	}
-	off := defaults
+	off := noVectors
 	off.wnSyn, off.wnHyper = 0, 0
 	grid := append([]params{off}, wnGrid()...)
 	if os.Getenv("SEARCH_WN_NOVOCAB") != "" {

@@ -125,7 +125,7 @@ func TestThesaurusSearch(t *testing.T) {
 		if v := theVocab(); len(v.synonyms[stem(q)])+len(v.related[stem(q)]) > 0 {
 			t.Fatalf("the vocabulary has %q: the test needs a word only the thesaurus knows", q)
 		}
-		if hits := New(docs).Search(q, 3); len(hits) != 0 {
+		if hits := newIndex(docs, noVectors).Search(q, 3); len(hits) != 0 {
 			t.Errorf("thesaurus off: %q found %v", q, hits)
 		}
 	}
