@@ -95,7 +95,7 @@ func TestVectorSearch(t *testing.T) {
 		{Kind: KindTool, Name: "food.OrderPizza", Server: "food", Tool: "order_pizza", Description: "Order a pizza for delivery."},
 		{Kind: KindTool, Name: "food.WeatherForecast", Server: "food", Tool: "weather_forecast", Description: "The weather forecast of a city."},
 	}
-	near := defaults
+	near := vecOn
 	sim := noVectors
 	sim.simWeight = 0.3
 	for _, p := range []params{near, sim} {
@@ -143,7 +143,7 @@ func BenchmarkTermVectors(b *testing.B) {
 	theVectors()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		newIndex(docs, defaults).termVectors()
+		newIndex(docs, vecOn).termVectors()
 	}
 }
 
@@ -159,7 +159,7 @@ func BenchmarkVectorsSearch(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		p    params
-	}{{"off", noVectors}, {"on", defaults}} {
+	}{{"off", noVectors}, {"on", vecOn}} {
 		x := newIndex(docs, c.p)
 		x.termVectors()
 		theVectors()

@@ -58,9 +58,9 @@ func (p params) vecString() string {
 // choice kept to each variant (nearest words of unknown query words only,
 // of any query word, whole-query similarity only); then the setting best
 // on all five. It runs only with SEARCH_TUNE=1 (SEARCH_VEC_ALL=1 prints
-// every setting; SEARCH_VEC_REPORT=1 adds defaults on every set, final.txt,
+// every setting; SEARCH_VEC_REPORT=1 adds vecOn on every set, final.txt,
 // blind.txt and blind2.txt included, which take no part in any choice and
-// whose misses are not printed; defaults has the setting chosen):
+// whose misses are not printed; vecOn has the setting chosen):
 //
 //	SEARCH_TUNE=1 SEARCH_VEC_REPORT=1 go test ./fs/search -run TestVectors$ -v -timeout 30m
 func TestVectors(t *testing.T) {
@@ -154,7 +154,7 @@ func TestVectors(t *testing.T) {
 				sets[s] = readQueries(t, "testdata/"+s+".txt")
 			}
 		}
-		for _, p := range []params{off, defaults} {
+		for _, p := range []params{off, vecOn} {
 			x := newIndex(docs, p)
 			var sb strings.Builder
 			for _, s := range querySets {
