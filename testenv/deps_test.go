@@ -68,6 +68,7 @@ var rules = []struct {
 	{pkg: "fs", mcpfs: fsLayer, denyAll: kernelAndNet},
 	{pkg: "fs/search", mcpfs: fsLayer, denyAll: kernelAndNet},
 	{pkg: "fs/search/internal/mkwordnet", denyAll: kernelAndNet},
+	{pkg: "fs/search/internal/mkvectors", denyAll: kernelAndNet},
 	{pkg: "skills", mcpfs: skillsLayer, denyAll: netAndKernel},
 
 	// The writable folders' rules without the kernel, and the FUSE
