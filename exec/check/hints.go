@@ -171,8 +171,7 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			}
 			lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
 			if q, ok := ast.Unparen(a.Rhs[0]).(*ast.BinaryExpr); ok && q.Op == token.QUO && lt != nil && rt != nil && isInteger(rt) && isNumeric(lt) && !isInteger(lt) {
-				ls := c.typeString(lt)
-				return fmt.Sprintf("convert before dividing (an integer division drops the fraction): %s(%s) / %s", ls, c.text(q.X), c.text(q.Y))
+				return c.divisionHint(q, rt, lt)
 			}
 			if lt != nil && rt != nil {
 				return c.convertHint(a.Rhs[0], rt, lt)
@@ -2462,7 +2461,7 @@ func (c *checker) divisionHint(x ast.Expr, from, to types.Type) string {
 	}
 	ts := c.typeString(to)
 	conv := func(e ast.Expr) string {
-		if c.info.Types[e].Value != nil {
+		if c.info.Types[e].Value != nil && (e == q.Y || c.info.Types[q.Y].Value == nil) {
 			return c.text(e)
 		}
 		return ts + "(" + c.text(e) + ")"
