@@ -1037,6 +1037,13 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 			return fmt.Sprintf("%s is a bool: write %s or !%s", c.text(p[0]), c.text(p[0]), c.text(p[0]))
 		}
 	}
+	// A string compared with a bool: the text "true", or the string parsed.
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		tv := c.info.Types[p[1]]
+		if t := c.info.Types[p[0]].Type; t != nil && isString(t) && tv.Value != nil && tv.Value.Kind() == constant.Bool && (b.Op == token.EQL || b.Op == token.NEQ) {
+			return fmt.Sprintf("%s is a string: compare it with the text, %s %s %q, or parse it, strconv.ParseBool(%s)%s", c.text(p[0]), c.text(p[0]), b.Op, tv.Value.ExactString(), c.text(p[0]), c.importNote("strconv"))
+		}
+	}
 	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
 		if n, ok := types.Unalias(c.info.Types[p[0]].Type).(*types.Named); ok && (b.Op == token.EQL || b.Op == token.NEQ) && isString(n) && !types.Identical(xt, yt) {
 			if consts := constantsOf(n); len(consts) > 0 && len(consts) <= 12 {
