@@ -744,7 +744,7 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	}
 	if isString(to) && !isString(from) && isNumeric(from) {
 		if isInteger(from) {
-			return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", xs, xs)
+			return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s)%s or fmt.Sprint(%s)", xs, c.importNote("strconv"), xs)
 		}
 		return fmt.Sprintf("a number is not a string: write fmt.Sprint(%s) or strconv.FormatFloat(%s, 'f', -1, 64)", xs, xs)
 	}
@@ -1090,9 +1090,9 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 	}
 	switch {
 	case isString(xt) && isNumeric(yt):
-		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", ys, ys)
+		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s)%s or fmt.Sprint(%s)", ys, c.importNote("strconv"), ys)
 	case isNumeric(xt) && isString(yt):
-		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", xs, xs)
+		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s)%s or fmt.Sprint(%s)", xs, c.importNote("strconv"), xs)
 	case isNumeric(xt) && isNumeric(yt):
 		// Convert the plain one to the named one (time.Duration), else
 		// the integer to the float.

@@ -969,6 +969,13 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 		if b.Kind() == types.Uint8 {
 			what = "byte"
 		}
+		// Another function of the package that takes the rune as given
+		// (strings.ContainsRune for strings.Contains).
+		if call != nil && b.Kind() == types.Int32 {
+			if h := c.otherCallHint(call); h != "" {
+				return fmt.Sprintf("%s is a rune (one character): %s; or make it a string, string(%s)", xs, h, xs)
+			}
+		}
 		if id, ok := x.(*ast.Ident); ok {
 			if rs := c.rangeOfValue(id); rs != nil && isString(c.info.Types[rs.X].Type) {
 				rx := c.text(rs.X)
