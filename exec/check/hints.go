@@ -171,8 +171,7 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 			}
 			lt, rt := c.info.Types[a.Lhs[0]].Type, c.info.Types[a.Rhs[0]].Type
 			if q, ok := ast.Unparen(a.Rhs[0]).(*ast.BinaryExpr); ok && q.Op == token.QUO && lt != nil && rt != nil && isInteger(rt) && isNumeric(lt) && !isInteger(lt) {
-				ls := c.typeString(lt)
-				return fmt.Sprintf("convert before dividing (an integer division drops the fraction): %s(%s) / %s", ls, c.text(q.X), c.text(q.Y))
+				return c.divisionHint(q, rt, lt)
 			}
 			if lt != nil && rt != nil {
 				return c.convertHint(a.Rhs[0], rt, lt)
@@ -745,7 +744,7 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	}
 	if isString(to) && !isString(from) && isNumeric(from) {
 		if isInteger(from) {
-			return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", xs, xs)
+			return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s)%s or fmt.Sprint(%s)", xs, c.importNote("strconv"), xs)
 		}
 		return fmt.Sprintf("a number is not a string: write fmt.Sprint(%s) or strconv.FormatFloat(%s, 'f', -1, 64)", xs, xs)
 	}
@@ -1038,6 +1037,13 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 			return fmt.Sprintf("%s is a bool: write %s or !%s", c.text(p[0]), c.text(p[0]), c.text(p[0]))
 		}
 	}
+	// A string compared with a bool: the text "true", or the string parsed.
+	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		tv := c.info.Types[p[1]]
+		if t := c.info.Types[p[0]].Type; t != nil && isString(t) && tv.Value != nil && tv.Value.Kind() == constant.Bool && (b.Op == token.EQL || b.Op == token.NEQ) {
+			return fmt.Sprintf("%s is a string: compare it with the text, %s %s %q, or parse it, strconv.ParseBool(%s)%s", c.text(p[0]), c.text(p[0]), b.Op, tv.Value.ExactString(), c.text(p[0]), c.importNote("strconv"))
+		}
+	}
 	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
 		if n, ok := types.Unalias(c.info.Types[p[0]].Type).(*types.Named); ok && (b.Op == token.EQL || b.Op == token.NEQ) && isString(n) && !types.Identical(xt, yt) {
 			if consts := constantsOf(n); len(consts) > 0 && len(consts) <= 12 {
@@ -1084,9 +1090,9 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 	}
 	switch {
 	case isString(xt) && isNumeric(yt):
-		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", ys, ys)
+		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s)%s or fmt.Sprint(%s)", ys, c.importNote("strconv"), ys)
 	case isNumeric(xt) && isString(yt):
-		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s) or fmt.Sprint(%s)", xs, xs)
+		return fmt.Sprintf("a number is not a string: write strconv.Itoa(%s)%s or fmt.Sprint(%s)", xs, c.importNote("strconv"), xs)
 	case isNumeric(xt) && isNumeric(yt):
 		// Convert the plain one to the named one (time.Duration), else
 		// the integer to the float.
@@ -2462,7 +2468,7 @@ func (c *checker) divisionHint(x ast.Expr, from, to types.Type) string {
 	}
 	ts := c.typeString(to)
 	conv := func(e ast.Expr) string {
-		if c.info.Types[e].Value != nil {
+		if c.info.Types[e].Value != nil && (e == q.Y || c.info.Types[q.Y].Value == nil) {
 			return c.text(e)
 		}
 		return ts + "(" + c.text(e) + ")"

@@ -155,7 +155,8 @@ func (c *checker) stdHint(te types.Error, at []ast.Node, parents map[ast.Node]as
 		return c.missingReturnHint(te.Pos)
 	case reInferred.MatchString(msg):
 		m := reInferred.FindStringSubmatch(msg)
-		return fmt.Sprintf("%s wants a comparison that returns an int (negative, zero or positive), not a bool: write %s { return cmp.Compare(a, b) }%s", m[1], m[3], c.importNote("cmp"))
+		cmpExpr, cmpNote := c.compareFromLess(te.Pos)
+		return fmt.Sprintf("%s wants a comparison that returns an int (negative, zero or positive), not a bool: write %s { return %s }%s%s", m[1], m[3], cmpExpr, cmpNote, c.importNote("cmp"))
 	case reInCall.MatchString(msg):
 		if call, ok := c.enclosing(te.Pos, func(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }).(*ast.CallExpr); ok {
 			if h := c.otherCallHint(call); h != "" {
@@ -552,11 +553,19 @@ func (c *checker) placeholder(p *types.Var) string {
 			}
 		}
 	}
+	if v, ok := customaryArgs[p.Name()]; ok && isInteger(p.Type()) {
+		return v
+	}
 	if p.Name() != "" && p.Name() != "_" {
 		return p.Name()
 	}
 	return c.zeroValue(p.Type())
 }
+
+// customaryArgs are the values the standard library's integer parameters
+// of these names take in nearly every call (strconv's bitSize and base,
+// time's nsec), written for them when a call leaves them out.
+var customaryArgs = map[string]string{"bitSize": "64", "base": "10", "nsec": "0"}
 
 // unknownMethodHint: x.M(...) where x's type (a standard one, or a map)
 // has no M: the methods that take the arguments given first, with their
@@ -959,6 +968,13 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 		what := "rune"
 		if b.Kind() == types.Uint8 {
 			what = "byte"
+		}
+		// Another function of the package that takes the rune as given
+		// (strings.ContainsRune for strings.Contains).
+		if call != nil && b.Kind() == types.Int32 {
+			if h := c.otherCallHint(call); h != "" {
+				return fmt.Sprintf("%s is a rune (one character): %s; or make it a string, string(%s)", xs, h, xs)
+			}
 		}
 		if id, ok := x.(*ast.Ident); ok {
 			if rs := c.rangeOfValue(id); rs != nil && isString(c.info.Types[rs.X].Type) {
@@ -2876,4 +2892,57 @@ func (c *checker) singleResultMethodHint(pos token.Pos, m []string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s returns %s: write %s %s %s; for one of them alone, %s", c.text(call.Fun), strings.Join(names, ", "), strings.Join(names, ", "), a.Tok, c.text(call), strings.Join(alone, ", "))
+}
+
+// compareFromLess turns the less function literal at pos into the
+// comparison a *Func helper of slices wants: its one `return x < y` (or >,
+// <=, >=) of ordered operands as cmp.Compare(x, y) (the operands swapped
+// for > and >=), cmp.Compare of the parameters when they are ordered, or
+// a sketch over a field when neither fits.
+func (c *checker) compareFromLess(pos token.Pos) (expr, note string) {
+	lit, _ := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.FuncLit); return ok }).(*ast.FuncLit)
+	if lit == nil || lit.Type.Params == nil {
+		return "cmp.Compare(a, b)", ""
+	}
+	var names []string
+	var pt types.Type
+	for _, f := range lit.Type.Params.List {
+		for _, n := range f.Names {
+			names = append(names, n.Name)
+		}
+		pt = c.info.TypeOf(f.Type)
+	}
+	if len(names) != 2 {
+		return "cmp.Compare(a, b)", ""
+	}
+	ordered := func(e ast.Expr) bool {
+		b, ok := c.info.TypeOf(e).Underlying().(*types.Basic)
+		return ok && b.Info()&types.IsOrdered != 0
+	}
+	if len(lit.Body.List) == 1 {
+		if r, ok := lit.Body.List[0].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+			if b, ok := ast.Unparen(r.Results[0]).(*ast.BinaryExpr); ok && ordered(b.X) && ordered(b.Y) {
+				switch b.Op {
+				case token.LSS, token.LEQ:
+					return fmt.Sprintf("cmp.Compare(%s, %s)", c.text(b.X), c.text(b.Y)), ""
+				case token.GTR, token.GEQ:
+					return fmt.Sprintf("cmp.Compare(%s, %s)", c.text(b.Y), c.text(b.X)), ""
+				}
+			}
+		}
+	}
+	if pt != nil {
+		if b, ok := pt.Underlying().(*types.Basic); ok && b.Info()&types.IsOrdered != 0 {
+			return fmt.Sprintf("cmp.Compare(%s, %s)", names[0], names[1]), ""
+		}
+		if st, ok := pt.Underlying().(*types.Struct); ok {
+			for i := 0; i < st.NumFields(); i++ {
+				if b, ok := st.Field(i).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsOrdered != 0 {
+					f := st.Field(i).Name()
+					return fmt.Sprintf("cmp.Compare(%s.%s, %s.%s)", names[0], f, names[1], f), " with the field to order by (swap the operands for descending order)"
+				}
+			}
+		}
+	}
+	return "cmp.Compare(...)", fmt.Sprintf(": -1 when %s comes first, 1 when %s does, 0 when equal", names[0], names[1])
 }

@@ -23,21 +23,22 @@ type edit struct {
 type rewriter struct {
 	*checker
 	edits       []edit
-	n           int                         // counter for fresh names
-	helpers     map[string]string           // helper key → name
-	defs        []string                    // helper declarations, in order
-	local       map[string]string           // package path → name in the snippet
-	added       []string                    // imports added for helper types: `name "path"`
-	skip        map[ast.Node]bool           // calls already rewritten as part of another
-	gone        map[*ast.Ident]bool         // package members whose uses were rewritten away
-	named       map[string]bool             // import paths that added code names
-	tag         string                      // in fresh names: tells apart the files of one package
-	called      map[ast.Expr]bool           // the function expressions of calls
-	defers      []*ast.DeferStmt            // rewritten last: see deferStmt
-	deferInLoop map[*ast.DeferStmt]ast.Node // defers in a loop of their function: the loop
-	tps         *[]*types.TypeParam         // when set, typeName collects type parameters here
-	jsonCands   *[]types.Type               // see jsonCandidates
-	dyn         map[string][]types.Type     // interface → the snippet's types fmt needs converted
+	n           int                              // counter for fresh names
+	helpers     map[string]string                // helper key → name
+	defs        []string                         // helper declarations, in order
+	local       map[string]string                // package path → name in the snippet
+	added       []string                         // imports added for helper types: `name "path"`
+	skip        map[ast.Node]bool                // calls already rewritten as part of another
+	gone        map[*ast.Ident]bool              // package members whose uses were rewritten away
+	named       map[string]bool                  // import paths that added code names
+	tag         string                           // in fresh names: tells apart the files of one package
+	called      map[ast.Expr]bool                // the function expressions of calls
+	defers      []*ast.DeferStmt                 // rewritten last: see deferStmt
+	deferInLoop map[*ast.DeferStmt]ast.Node      // defers in a loop of their function: the loop
+	tps         *[]*types.TypeParam              // when set, typeName collects type parameters here
+	jsonCands   *[]types.Type                    // see jsonCandidates
+	dyn         map[string][]types.Type          // interface → the snippet's types fmt needs converted
+	hoisted     map[*types.TypeName]*ast.GenDecl // types declared in a function, moved to package level (see hoist)
 }
 
 func (c *checker) rewrite() []byte { return c.rewriteTagged("") }
@@ -124,6 +125,7 @@ func (r *rewriter) insert(at token.Pos, text string) {
 }
 
 func (r *rewriter) apply() []byte {
+	r.moveHoisted()
 	sort.SliceStable(r.edits, func(i, j int) bool { return r.edits[i].start < r.edits[j].start })
 	var b strings.Builder
 	last := 0
@@ -247,7 +249,7 @@ func (r *rewriter) typeName(t types.Type, pos token.Pos) string {
 			ok = false
 		case *types.Named:
 			obj := t.Obj()
-			if obj.Pkg() != nil && obj.Parent() != obj.Pkg().Scope() {
+			if obj.Pkg() != nil && obj.Parent() != obj.Pkg().Scope() && !r.hoist(obj) {
 				r.errorf(pos, "declare type "+obj.Name()+" at package level (outside func)", "the interpreter cannot run this with a type declared inside a function (%s)", obj.Name())
 				ok = false
 				return
@@ -624,4 +626,137 @@ func calleeIdent(fun ast.Expr) *ast.Ident {
 		return calleeIdent(f.X)
 	}
 	return nil
+}
+
+// hoist moves the declaration of obj, a type declared inside a function,
+// to package level, where a helper can name it: a helper the rewrite
+// adds at the end of the file cannot see a function's types. It does so
+// only when the move changes nothing else: no package-level name (nor
+// another moved type) has its name, and its declaration uses only
+// package-level names, imports and other types it can move (not the
+// function's constants or type parameters). The declaration's lines stay,
+// emptied, so that every line keeps its number.
+func (r *rewriter) hoist(obj *types.TypeName) bool {
+	if r.hoisted == nil {
+		r.hoisted = map[*types.TypeName]*ast.GenDecl{}
+	}
+	if _, ok := r.hoisted[obj]; ok {
+		return true
+	}
+	var decl *ast.GenDecl
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		if decl != nil {
+			return false
+		}
+		ds, ok := n.(*ast.DeclStmt)
+		if !ok {
+			return true
+		}
+		if gd, ok := ds.Decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, sp := range gd.Specs {
+				if ts, ok := sp.(*ast.TypeSpec); ok && r.info.Defs[ts.Name] == obj {
+					decl = gd
+				}
+			}
+		}
+		return true
+	})
+	if decl == nil {
+		return false
+	}
+	var objs []*types.TypeName
+	for _, sp := range decl.Specs {
+		ts := sp.(*ast.TypeSpec)
+		o, ok := r.info.Defs[ts.Name].(*types.TypeName)
+		if !ok || ts.TypeParams != nil || r.pkg.Scope().Lookup(o.Name()) != nil {
+			return false
+		}
+		for _, name := range r.local {
+			if name == o.Name() || name == "." {
+				return false
+			}
+		}
+		for other := range r.hoisted {
+			if other.Name() == o.Name() {
+				return false
+			}
+		}
+		objs = append(objs, o)
+	}
+	for _, o := range objs {
+		r.hoisted[o] = decl
+	}
+	ok := true
+	ast.Inspect(decl, func(n ast.Node) bool {
+		id, isID := n.(*ast.Ident)
+		if !isID || !ok {
+			return ok
+		}
+		u := r.info.Uses[id]
+		if u == nil {
+			return true
+		}
+		switch u := u.(type) {
+		case *types.PkgName:
+			return true
+		case *types.TypeName:
+			if u.Parent() == types.Universe || u.Pkg() != r.pkg || u.Parent() == r.pkg.Scope() {
+				return true
+			}
+			if _, same := r.hoisted[u]; same || r.hoist(u) {
+				return true
+			}
+		default:
+			if u.Parent() == types.Universe || u.Parent() == r.pkg.Scope() {
+				return true
+			}
+		}
+		ok = false
+		return false
+	})
+	if !ok {
+		for _, o := range objs {
+			delete(r.hoisted, o)
+		}
+	}
+	return ok
+}
+
+// moveHoisted empties the declarations hoist moved (their lines stay) and
+// adds them, with the rewrite's edits inside them, at the end of the file.
+func (r *rewriter) moveHoisted() {
+	done := map[*ast.GenDecl]bool{}
+	var decls []*ast.GenDecl
+	for _, gd := range r.hoisted {
+		if !done[gd] {
+			done[gd] = true
+			decls = append(decls, gd)
+		}
+	}
+	sort.Slice(decls, func(i, j int) bool { return decls[i].Pos() < decls[j].Pos() })
+	for _, gd := range decls {
+		start, end := r.off(gd.Pos()), r.off(gd.End())
+		var inside, rest []edit
+		for _, e := range r.edits {
+			if e.start >= start && e.end <= end {
+				inside = append(inside, e)
+			} else {
+				rest = append(rest, e)
+			}
+		}
+		sort.SliceStable(inside, func(i, j int) bool { return inside[i].start < inside[j].start })
+		var b strings.Builder
+		last := start
+		for _, e := range inside {
+			if e.start < last {
+				continue
+			}
+			b.Write(r.src[last:e.start])
+			b.WriteString(e.text)
+			last = e.end
+		}
+		b.Write(r.src[last:end])
+		r.defs = append(r.defs, b.String()+"\n")
+		r.edits = append(rest, edit{start, end, strings.Repeat("\n", strings.Count(string(r.src[start:end]), "\n"))})
+	}
 }

@@ -31,6 +31,8 @@ func (c *checker) checkVet() {
 			c.vetUnmarshal(n)
 		case *ast.FuncType:
 			c.vetLockParams(n)
+		case *ast.FuncDecl:
+			c.vetLockRecv(n)
 		case *ast.StructType:
 			c.vetTags(n)
 		}
@@ -53,6 +55,7 @@ func (c *checker) vetPrintf(call *ast.CallExpr) {
 		return
 	}
 	c.vetFuncArgs(fn, call)
+	c.vetPrintedValues(fn, call)
 	if f, ok := fmtLineFuncs[fn.Name()]; ok {
 		if len(call.Args) < 2 {
 			return
@@ -224,7 +227,13 @@ func (c *checker) verbFix(fname string, v fmtVerb, a ast.Expr, t types.Type) str
 			return fmt.Sprintf("a time.Duration is an integer of nanoseconds: for seconds as a float write %s with %s.Seconds() (or %%v, or %%s, which print it as 1.5s)", v.text, as)
 		case isInt:
 			if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && b.Op == token.QUO {
-				return fmt.Sprintf("%s formats a float, and %s is an integer division, which drops the fraction: convert before dividing, float64(%s) / %s", v.text, as, c.text(b.X), c.text(b.Y))
+				conv := func(e ast.Expr) string {
+					if c.info.Types[e].Value != nil && (e == b.Y || c.info.Types[b.Y].Value == nil) {
+						return c.text(e)
+					}
+					return "float64(" + c.text(e) + ")"
+				}
+				return fmt.Sprintf("%s formats a float, and %s is an integer division, which drops the fraction: convert before dividing, %s / %s", v.text, as, conv(b.X), conv(b.Y))
 			}
 			return fmt.Sprintf("%s formats a float; for an integer write %%d, or convert, float64(%s)", v.text, as)
 		case isStr:
@@ -305,6 +314,37 @@ func (c *checker) vetLockParams(ft *ast.FuncType) {
 				"parameter of type %s passes a lock by value: %s contains %s", ts, ts, lock)
 		}
 	}
+}
+
+// vetLockRecv: a method whose value receiver holds a sync lock or
+// WaitGroup: it locks (or counts on) a copy, so the value it was called on
+// never sees it, as go vet reports ("passes lock by value").
+func (c *checker) vetLockRecv(fd *ast.FuncDecl) {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 {
+		return
+	}
+	f := fd.Recv.List[0]
+	if _, ok := f.Type.(*ast.StarExpr); ok {
+		return
+	}
+	t := c.info.TypeOf(f.Type)
+	if t == nil {
+		return
+	}
+	if _, ok := t.Underlying().(*types.Pointer); ok {
+		return
+	}
+	lock := lockIn(t, 0)
+	if lock == "" {
+		return
+	}
+	ts := c.text(f.Type)
+	recv := "*" + ts
+	if len(f.Names) == 1 {
+		recv = f.Names[0].Name + " *" + ts
+	}
+	c.errorf(f.Type.Pos(), fmt.Sprintf("use a pointer receiver, func (%s) %s%s: a value receiver gets a copy, with its own %s, so neither the lock nor the changes reach the value the method is called on", recv, fd.Name.Name, c.text(fd.Type.Params), lock),
+		"%s passes a lock by value: %s contains %s", fd.Name.Name, ts, lock)
 }
 
 func lockWord(lock string) string {
@@ -500,4 +540,148 @@ func intsOnly(t types.Type, depth int) bool {
 		return intsOnly(u.Key(), depth+1) && intsOnly(u.Elem(), depth+1)
 	}
 	return false
+}
+
+// vetPrintedValues: what fmt prints otherwise than its author means, in
+// valid Go that go vet passes: the []byte text of an encoder (json.Marshal)
+// printed by Print or Println (it prints the numbers of the bytes,
+// [123 34 ...]), and a value of another package's type whose String or
+// Error method has a pointer receiver (fmt sees only the value's method
+// set, so it prints the unexported fields: a strings.Builder prints
+// {<nil> [104 105]}). A []byte of other origins, and the snippet's own
+// types, print as Go prints them: a program may mean that.
+func (c *checker) vetPrintedValues(fn *types.Func, call *ast.CallExpr) {
+	name := fn.Name()
+	_, line := fmtLineFuncs[name]
+	_, fmtd := vetFmtFuncs[name]
+	first := 0
+	if strings.HasPrefix(name, "F") || strings.HasPrefix(name, "Append") {
+		first = 1
+	}
+	if !line && !fmtd && !strings.HasPrefix(name, "F") {
+		return
+	}
+	if name == "Fprint" || name == "Fprintln" {
+		line = true
+	}
+	var verbs []fmtVerb
+	if !line {
+		fi := vetFmtFuncs[name]
+		tv := c.info.Types[call.Args[fi]]
+		if tv.Value == nil || tv.Value.Kind() != constant.String {
+			return
+		}
+		var ok bool
+		if verbs, ok = parseVerbs(constant.StringVal(tv.Value)); !ok {
+			return
+		}
+		first = fi + 1
+	}
+	for i := first; i < len(call.Args); i++ {
+		a := call.Args[i]
+		t := c.info.Types[a].Type
+		if t == nil {
+			continue
+		}
+		verb := 'v'
+		if !line {
+			if i-first >= len(verbs) {
+				return
+			}
+			verb = verbs[i-first].verb
+		}
+		as := c.text(a)
+		if line && isByteSlice(t) && c.encodedText(a) {
+			c.errorf(a.Pos(), fmt.Sprintf("for its text write string(%s); for the numbers, fmt.Printf(\"%%v\\n\", %s)", as, as),
+				"fmt.%s prints %s, a %s, as a list of byte values", name, as, c.typeString(t))
+			continue
+		}
+		if verb != 'v' && verb != 's' && verb != 'q' {
+			continue
+		}
+		if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
+			continue
+		}
+		if _, isIface := t.Underlying().(*types.Interface); isIface {
+			continue
+		}
+		// Only types of other packages: their fields are unexported
+		// internals, never what a print of them means to show.
+		if n, ok := types.Unalias(t).(*types.Named); !ok || n.Obj().Pkg() == nil || n.Obj().Pkg() == c.pkg {
+			continue
+		}
+		for _, m := range []string{"Error", "String"} {
+			if types.NewMethodSet(t).Lookup(nil, m) != nil || types.NewMethodSet(types.NewPointer(t)).Lookup(nil, m) == nil {
+				continue
+			}
+			fix := as + "." + m + "()"
+			if !addressable(a) {
+				fix = as + "." + m + "() on a variable"
+			}
+			c.errorf(a.Pos(), fmt.Sprintf("%s has a pointer receiver, so fmt does not call it on a %s value and prints its fields: write %s (or pass &%s)", m, c.typeString(t), fix, as),
+				"fmt.%s prints the fields of %s, not its %s method", name, as, m)
+			break
+		}
+	}
+}
+
+// addressable reports whether e can be written as &e.
+func addressable(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return addressable(e.X)
+	case *ast.IndexExpr:
+		return true
+	case *ast.CompositeLit:
+		return true
+	}
+	return false
+}
+
+// encodedText reports whether e is the []byte result of a function of an
+// encoding package (json.Marshal, xml.MarshalIndent, ...), called there or
+// assigned to the variable e names.
+func (c *checker) encodedText(e ast.Expr) bool {
+	fromEncoder := func(x ast.Expr) bool {
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, _ := c.calleeFuncOrMethod(call)
+		return fn != nil && fn.Pkg() != nil && strings.HasPrefix(fn.Pkg().Path(), "encoding/")
+	}
+	if fromEncoder(e) {
+		return true
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := c.info.ObjectOf(id)
+	if obj == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		a, ok := n.(*ast.AssignStmt)
+		if !ok || found {
+			return !found
+		}
+		for i, l := range a.Lhs {
+			li, ok := l.(*ast.Ident)
+			if !ok || c.info.ObjectOf(li) != obj {
+				continue
+			}
+			switch {
+			case len(a.Rhs) == len(a.Lhs):
+				found = fromEncoder(a.Rhs[i])
+			case len(a.Rhs) == 1:
+				found = fromEncoder(a.Rhs[0])
+			}
+		}
+		return !found
+	})
+	return found
 }

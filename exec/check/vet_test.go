@@ -36,6 +36,15 @@ func TestVetPasses(t *testing.T) {
 			t.Errorf("%s: refused:\n%v", b, err)
 		}
 	}
+	for _, src := range []string{
+		"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tb := []byte(\"hi\")\n\tfmt.Println(b, []byte(\"x\"))\n}\n",
+		"package main\n\nimport \"fmt\"\n\ntype acct struct{ n int }\n\nfunc (a *acct) String() string { return \"acct\" }\n\nfunc main() {\n\ta := acct{1}\n\tfmt.Println(a, &a)\n}\n",
+		"package main\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n\t\"sync\"\n)\n\ntype C struct {\n\tmu sync.Mutex\n\tn  int\n}\n\nfunc (c *C) Inc() { c.mu.Lock(); c.n++; c.mu.Unlock() }\n\nfunc main() {\n\tvar c C\n\tc.Inc()\n\tvar sb strings.Builder\n\tsb.WriteString(\"x\")\n\tfmt.Println(c.n, sb.String(), &sb)\n}\n",
+	} {
+		if _, err := Check("snippet.go", []byte(src), tree, Options{}); err != nil {
+			t.Errorf("refused:\n%v\n%s", err, src)
+		}
+	}
 	typed := "package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"sync\"\n)\n\ntype T struct {\n\tName string `json:\"name,omitempty\" yaml:\"n\"`\n}\n\nfunc work(wg *sync.WaitGroup, mu *sync.Mutex) { wg.Done(); mu.Lock(); mu.Unlock() }\n\nfunc main() {\n\tvar wg sync.WaitGroup\n\tvar mu sync.Mutex\n\twg.Add(1)\n\twork(&wg, &mu)\n\tvar t T\n\t_ = json.Unmarshal([]byte(`{}`), &t)\n\tvar m map[string]any\n\t_ = json.Unmarshal([]byte(`{}`), &m)\n\tfmt.Println(t, m)\n}\n"
 	if _, err := Check("snippet.go", []byte(typed), tree, Options{}); err != nil {
 		t.Errorf("refused:\n%v", err)
@@ -55,9 +64,14 @@ func TestVetRefuses(t *testing.T) {
 		{`_ = fmt.Errorf("x: %w", "s")`, "errors.New"},
 		{`_ = fmt.Errorf("x %d", 1, errors.New("e"))`, "%w"},
 		{`var v map[string]int; _ = json.Unmarshal([]byte("{}"), v)`, "&v"},
+		{`b, _ := json.Marshal(map[string]int{"a": 1}); fmt.Println(b)`, "string(b)"},
+		{`var sb strings.Builder; sb.WriteString("x"); fmt.Print(sb)`, "sb.String()"},
+		{`var sb strings.Builder; fmt.Printf("%s|%v\n", "a", sb)`, "sb.String()"},
+		{`n, d := 7, 2; fmt.Printf("%.1f\n", n/d)`, "float64(n) / float64(d)"},
+		{`n := 7; fmt.Printf("%.1f\n", n/2)`, "float64(n) / 2"},
 	}
 	for _, tt := range tests {
-		src := "package main\n\nimport (\n\t\"encoding/json\"\n\t\"errors\"\n\t\"fmt\"\n\t\"time\"\n)\n\nvar _ = errors.New\nvar _ = time.Second\nvar _ = json.Marshal\n\nfunc main() {\n\t" + tt.body + "\n}\n"
+		src := "package main\n\nimport (\n\t\"encoding/json\"\n\t\"errors\"\n\t\"fmt\"\n\t\"strings\"\n\t\"time\"\n)\n\nvar _ = errors.New\nvar _ = time.Second\nvar _ = json.Marshal\nvar _ = strings.Cut\n\nfunc main() {\n\t" + tt.body + "\n}\n"
 		_, err := Check("snippet.go", []byte(src), tree, Options{})
 		var el ErrorList
 		if !errors.As(err, &el) {
@@ -66,17 +80,20 @@ func TestVetRefuses(t *testing.T) {
 		}
 		found := false
 		for _, e := range el {
-			if e.Pos.Line == 15 && strings.Contains(e.Msg+"\n"+e.Hint, tt.want) {
+			if e.Pos.Line == 17 && strings.Contains(e.Msg+"\n"+e.Hint, tt.want) {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("%s: no error at line 15 naming %q:\n%v", tt.body, tt.want, err)
+			t.Errorf("%s: no error at line 17 naming %q:\n%v", tt.body, tt.want, err)
 		}
 	}
 	for _, tt := range []struct{ src, want string }{
 		{"package main\n\nimport \"sync\"\n\nfunc work(wg sync.WaitGroup) { wg.Done() }\n\nfunc main() {\n\tvar wg sync.WaitGroup\n\twg.Add(1)\n\tgo work(wg)\n\twg.Wait()\n}\n", "*sync.WaitGroup"},
 		{"package main\n\nimport \"fmt\"\n\ntype T struct {\n\tName string `json:name`\n}\n\nfunc main() { fmt.Println(T{}) }\n", "`json:\"name\"`"},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"sync\"\n)\n\ntype C struct {\n\tmu sync.Mutex\n\tn  int\n}\n\nfunc (c C) Inc() { c.mu.Lock(); c.n++; c.mu.Unlock() }\n\nfunc main() {\n\tvar c C\n\tc.Inc()\n\tfmt.Println(c.n)\n}\n", "func (c *C) Inc()"},
+		{"package main\n\nimport (\n\t\"cmp\"\n\t\"fmt\"\n\t\"slices\"\n)\n\ntype kv struct {\n\tk string\n\tn int\n}\n\nfunc main() {\n\txs := []kv{{\"a\", 1}}\n\tslices.SortFunc(xs, func(a, b kv) bool { return a.n > b.n })\n\tfmt.Println(xs, cmp.Less(1, 2))\n}\n", "cmp.Compare(b.n, a.n)"},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"strconv\"\n)\n\nfunc main() {\n\tv, _ := strconv.ParseInt(\"12\")\n\tfmt.Println(v)\n}\n", `strconv.ParseInt("12", 10, 64)`},
 	} {
 		_, err := Check("snippet.go", []byte(tt.src), tree, Options{})
 		if os.Getenv("MCPFS_FIX_SHOW") != "" {
