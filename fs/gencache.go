@@ -86,18 +86,43 @@ type lazyServer struct {
 	held bool  // in cache.ring; guarded by cache.mu
 }
 
-// get returns the generated directory, generating it if it is not held.
-func (ls *lazyServer) get(modTime time.Time) *dir {
+// get returns the generated directory, generating it if it is not held;
+// made says whether this call made it.
+func (ls *lazyServer) get(modTime time.Time) (d *dir, made bool) {
 	if d := ls.dir.Load(); d != nil {
 		if !ls.used.Load() {
 			ls.used.Store(true)
 		}
-		return d
+		return d, false
 	}
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if d := ls.dir.Load(); d != nil {
-		return d
+		return d, false
+	}
+	return ls.make(modTime, true, true), true
+}
+
+// readAhead makes the directory from the store, if it is not held and
+// the store has its tool files; it never generates them.
+func (ls *lazyServer) readAhead(modTime time.Time) {
+	if ls.dir.Load() != nil || !ls.mu.TryLock() {
+		return // held, or being made
+	}
+	defer ls.mu.Unlock()
+	if ls.dir.Load() == nil {
+		ls.make(modTime, false, false)
+	}
+}
+
+// make makes the directory: its tool files from the store or, with
+// generate, from the generator. ls.mu is held. It returns nil when the
+// store does not have them and generate is false. A directory made ahead
+// of use (not used) is the first the cache drops.
+func (ls *lazyServer) make(modTime time.Time, generate, used bool) *dir {
+	files, index, loaded := ls.cache.load(ls.snap)
+	if !loaded && !generate {
+		return nil
 	}
 	d := newDir(ls.snap.Name, modTime)
 	var size int64
@@ -105,7 +130,6 @@ func (ls *lazyServer) get(modTime time.Time) *dir {
 		d.add(rel, data, modTime)
 		size += int64(len(data)) + int64(len(rel)) + nodeOverhead
 	}
-	files, index, loaded := ls.cache.load(ls.snap)
 	if !loaded {
 		var made []gen.File
 		made, index = gen.ToolFiles(ls.snap)
@@ -127,7 +151,7 @@ func (ls *lazyServer) get(modTime time.Time) *dir {
 	doc := gen.Doc(ls.snap, index)
 	add(ls.rel(doc.Path), doc.Data)
 	ls.dir.Store(d)
-	ls.used.Store(true)
+	ls.used.Store(used)
 	if loaded {
 		ls.cache.loaded.Add(1)
 	} else {
@@ -140,6 +164,17 @@ func (ls *lazyServer) get(modTime time.Time) *dir {
 // rel is the path of a generated file in its server's folder.
 func (ls *lazyServer) rel(path string) string {
 	return strings.TrimPrefix(path, ServersDir+"/"+ls.snap.Name+"/")
+}
+
+// roomAhead says whether the cache may take packages read ahead of use:
+// it reads from a store, and holds less than half its bound.
+func (c *GenCache) roomAhead() bool {
+	if c.store == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.max < 0 || c.bytes < c.max/2
 }
 
 // hold counts a newly generated package and drops others, least recently

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpfs/mcpfs/discovery/catalog"
 )
@@ -166,4 +167,77 @@ func sameFiles(a, b map[string][]byte) bool {
 		}
 	}
 	return true
+}
+
+// TestReadAhead: a look inside a second server reads the other servers'
+// packages from the store in the background, marked unused and within
+// half the cache's bound; without a store, or after one server, nothing is
+// read ahead, and nothing is ever generated ahead.
+func TestReadAhead(t *testing.T) {
+	cat := genCatalog(6, 4)
+	store := &memStore{}
+	// Only four of the six servers are in the store.
+	partial := &catalog.Catalog{Version: 1, Servers: cat.Servers[:4]}
+	tr, _ := persisted(partial, store, "b")
+	readServers(t, tr)
+
+	tr, c := persisted(cat, store, "b")
+	if _, err := tr.ReadFile("servers/s05/tool_1.go"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if st := c.Stats(); st.Loaded+st.Generated != 1 {
+		t.Fatalf("after one server: %+v; want nothing read ahead", st)
+	}
+	if _, err := tr.ReadFile("servers/s04/tool_1.go"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for c.Stats().Loaded < 4 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st := c.Stats(); st.Loaded != 4 || st.Generated != 2 {
+		t.Fatalf("after two servers: %+v; want the 4 stored packages read ahead and the 2 looked at generated", st)
+	}
+	unused := 0
+	for _, ls := range tr.servers {
+		if ls.dir.Load() != nil && !ls.used.Load() {
+			unused++
+		}
+	}
+	if unused != 4 {
+		t.Errorf("%d packages read ahead are marked unused, want 4", unused)
+	}
+	if got := readServers(t, tr); !sameFiles(got, readServers(t, New(cat, Options{Cache: NewGenCache(-1)}))) {
+		t.Error("packages read ahead differ from generated ones")
+	}
+
+	// Without a store: nothing ahead.
+	plain := NewGenCache(-1)
+	tr = New(cat, Options{Cache: plain})
+	tr.ReadFile("servers/s00/tool_1.go")
+	tr.ReadFile("servers/s01/tool_1.go")
+	time.Sleep(50 * time.Millisecond)
+	if st := plain.Stats(); st.Packages != 2 {
+		t.Errorf("without a store: %+v; want only the 2 packages looked at", st)
+	}
+
+	// A bound: read ahead stops at half of it.
+	tr, _ = persisted(cat, store, "b")
+	readServers(t, tr) // every package stored
+	var one int64
+	for p, b := range readServers(t, tr) {
+		if strings.HasPrefix(p, "servers/s00/") {
+			one += int64(len(b)) + nodeOverhead + int64(len(p))
+		}
+	}
+	bounded := NewGenCache(5 * one)
+	bounded.Persist(store, "b")
+	tr = New(cat, Options{Cache: bounded})
+	tr.ReadFile("servers/s00/tool_1.go")
+	tr.ReadFile("servers/s01/tool_1.go")
+	time.Sleep(100 * time.Millisecond)
+	if st := bounded.Stats(); st.Bytes > st.Max/2+one || st.Packages >= 6 || st.Evicted != 0 {
+		t.Errorf("bounded: %+v; want read ahead to stop near half the bound, dropping nothing", st)
+	}
 }

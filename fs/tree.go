@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpfs/mcpfs/discovery/catalog"
@@ -60,6 +61,9 @@ type Tree struct {
 	servers map[string]*lazyServer
 	cache   *GenCache
 	skills  []Skill // sorted by name
+
+	made  atomic.Int32 // server packages made on a look inside
+	ahead sync.Once    // starts readAhead
 }
 
 var (
@@ -229,7 +233,34 @@ func (t *Tree) lookup(op, name string) (*node, error) {
 }
 
 // serverNode returns the generated directory of one server.
-func (t *Tree) serverNode(ls *lazyServer) *node { return ls.get(t.modTime).node }
+func (t *Tree) serverNode(ls *lazyServer) *node {
+	d, made := ls.get(t.modTime)
+	if made && t.made.Add(1) == 2 {
+		// Looks inside two servers: a scan (grep -r, find, a walk) is
+		// likely to go on to the others.
+		t.ahead.Do(func() { go t.readAhead() })
+	}
+	return d.node
+}
+
+// readAhead makes, in the order servers/ lists them, the server packages
+// whose tool files the cache's store has, while the cache has room for
+// them (GenCache.roomAhead). It never generates: reading a package costs
+// a fraction of generating it, and it runs beside the reader, so a scan
+// of every server does not wait for each package in turn.
+func (t *Tree) readAhead() {
+	names := make([]string, 0, len(t.servers))
+	for name := range t.servers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if !t.cache.roomAhead() {
+			return
+		}
+		t.servers[name].readAhead(t.modTime)
+	}
+}
 
 // GenCache returns the cache that holds the tree's generated packages.
 func (t *Tree) GenCache() *GenCache { return t.cache }
