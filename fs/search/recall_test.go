@@ -24,17 +24,17 @@ const (
 	floorRecall5   = 0.96
 	floorHoldout1  = 0.82
 	floorHoldout5  = 0.94
-	floorFresh1    = 0.72
-	floorFresh5    = 0.85
+	floorFresh1    = 0.75
+	floorFresh5    = 0.92
 	floorUnseen1   = 0.70
 	floorUnseen5   = 0.90
 	floorSealed1   = 0.45
-	floorSealed5   = 0.62
-	floorFinal1    = 0.50
-	floorFinal5    = 0.75
+	floorSealed5   = 0.68
+	floorFinal1    = 0.58
+	floorFinal5    = 0.86
 	floorBlind1    = 0.70
-	floorBlind5    = 0.82
-	floorBlind2At1 = 0.66
+	floorBlind5    = 0.85
+	floorBlind2At1 = 0.67
 	floorBlind2At5 = 0.83
 )
 

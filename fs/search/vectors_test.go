@@ -99,9 +99,9 @@ func TestVectorSearch(t *testing.T) {
 	sim := noVectors
 	sim.simWeight = 0.3
 	for _, p := range []params{near, sim} {
-		hits := newIndex(docs, p).Search("eatery", 3)
+		hits := newIndex(docs, p).Search("brasserie", 3)
 		if len(hits) == 0 || hits[0].Doc.Name != "food.FindRestaurant" {
-			t.Errorf("%s, %q: got %v, want food.FindRestaurant first", p.vecString(), "eatery", hits)
+			t.Errorf("%s, %q: got %v, want food.FindRestaurant first", p.vecString(), "brasserie", hits)
 		}
 		hits = newIndex(docs, p).Search("rain tomorrow", 3)
 		if len(hits) == 0 || hits[0].Doc.Name != "food.WeatherForecast" {
@@ -115,7 +115,7 @@ func TestVectorSearch(t *testing.T) {
 	if with, without := x.Search("find rain", 3), x.Search("find", 3); len(with) == len(without) {
 		t.Errorf("nearest words on, %q: got %v, want more than %q finds, %v", "find rain", with, "find", without)
 	}
-	for _, q := range []string{"eatery", "rain"} {
+	for _, q := range []string{"brasserie", "rain"} {
 		if v := theVocab(); len(v.synonyms[stem(q)])+len(v.related[stem(q)]) > 0 {
 			t.Fatalf("the vocabulary has %q: the test needs a word only the vectors know", q)
 		}

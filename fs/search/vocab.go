@@ -100,6 +100,8 @@ statistic stats metric
 simulate fake mock dummy
 tweak adjust modify
 screenshot screencap screengrab
+inbox mailbox
+invite invitation
 `
 
 var relatedLines = `
@@ -177,6 +179,103 @@ slow lengthy: long running
 number numbers digit digits: number sum
 document documents: file
 company companies firm: organization entity
+stash stow: save store write
+peek glance skim: read view content
+cat: read content file
+ls: list directory
+mkdir: create directory folder
+rmdir: delete remove directory
+rm del: delete remove
+mv: move rename
+grep: search find text pattern
+subfolder subfolders subdir subdirs: subdirectory directory nested
+nuke trash toss ditch scrap junk zap axe bin: delete remove
+clobber rewrite: overwrite write
+amend patch: edit update change
+typo typos: edit text
+substitute swap: replace edit
+prepend: insert edit add
+bunch batch bulk handful several: multiple
+biggest largest heaviest hefty huge megabytes kilobytes gigabytes mb kb gb: size
+chmod readonly writable: permission
+pic pics graphic graphics artwork illustration: image
+song songs music recording recordings podcast: audio media
+surf: navigate browse web
+reload: navigate page url
+refresh: update navigate
+backward backwards: back previous
+snap: screenshot capture
+dom markup: snapshot element page
+tick untick uncheck: click checkbox
+populate: fill type
+login signin logon: fill form type
+menu: option dropdown select
+pause sleep delay: wait
+vanish vanishes vanished: disappear gone
+maximize minimize enlarge: resize window
+mobile: viewport resize emulate device
+appearance: color scheme theme
+traffic xhr ajax har endpoint endpoints: network request
+devtools: console
+shortcut hotkey: key press keyboard
+ctrl cmd alt: key modifier press
+chrome chromium firefox safari webkit: browser
+homepage: page url website
+scrape crawl: snapshot content text
+widget: element
+inject: script evaluate
+codebase codebases monorepo: repository repo code
+changeset changesets: change commit
+touched: changed modified
+land: merge
+lgtm signoff: approve review
+feedback remark remarks: comment review
+pipeline pipelines workflow workflows: status check
+sync synchronize resync stale outdated behind: update latest
+defect defects glitch crash crashes: bug issue
+contributor contributors folks devs developers engineers staff employees roster: user member
+mirror: fork copy
+scaffold bootstrap: create new init
+definition definitions symbol symbols: code
+blame: commit history
+gh: github
+bump: update
+ping notify nudge shout holler broadcast shoot: message post send
+conversation conversations convo: thread message
+discussion discussions: thread comment
+smiley emoticon emote upvote: reaction emoji
+scrollback chatter: history message
+whois: profile user
+gps coords: coordinate latitude longitude
+lon: longitude
+hotel hotels motel inn lodging pub pubs gym museum museums attraction attractions landmark landmarks bakery eatery diner bistro pharmacy hospital venue venues: place business local
+commute journey: direction route travel
+bike biking cycling: bicycling travel
+bus train subway metro tram: transit
+eta: duration travel time
+terrain topography: elevation
+closest nearest: near nearby
+whereabouts: location place address
+addr: address
+postgresql psql pg mysql sqlite: sql database query
+average avg aggregate: sql query
+mind brain: memory knowledge
+attribute attributes property properties trait traits quirk quirks: observation metadata
+tie ties tied: relation link
+concept concepts: entity node
+recollect: memory recall
+wiki wikipedia websearch: search web
+hunt seek scour: search find
+tally: sum add total
+compute: calculate
+parrot: echo repeat
+vars: variable environment
+brainstorm ponder mull deliberate contemplate: think thought reason
+creds: credential secret password
+num: number
+href: url link
+proj: project
+schedule reschedule postpone: calendar event meeting
 `
 
 var phraseLines = `
@@ -246,7 +345,52 @@ where can: search, find
 what is in: list
 what's in: list
 keep in mind: memory, observation
-how many: count, number`
+how many: count, number
+spin up: create, start, launch
+set up: create, setup, install
+kick off: start, trigger, create
+tear down: delete, remove, close
+throw away: delete, remove
+dig up: search, find, get
+track down: search, find
+hunt down: search, find
+figure out: search, get
+look into: search, find, investigate
+sign in: fill form, type
+screen shot: screenshot
+print screen: screenshot
+look like: screenshot
+looks like: screenshot
+pop up: dialog
+go away: disappear
+heads up: message, post
+follow up: reply, comment
+chime in: reply, comment
+reach out: message, send
+drop a line: message, send
+sign off: approve, review
+request changes: review
+close issue: update issue
+close bug: update issue
+close ticket: update issue
+reopen issue: update issue
+branch off: create branch
+add up: sum
+close by: near, nearby
+on foot: walk, walking
+by car: driving, drive
+by bike: bicycling
+break down: step, thought
+think through: think, thought
+make note: observation, write
+note down: write, note
+keep track: memory, observation
+web address: url, navigate
+search engine: search web
+jump to: navigate
+head over: navigate
+find and replace: replace, edit
+search and replace: replace, edit`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
