@@ -230,6 +230,9 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 			e.cacheWhy = why
 		}
 	}
+	// The pin files are read beside the cached listings.
+	e.startTrust(dirs, cfg)
+	e.trust.Preload(cfg.Servers)
 	e.sup = discovery.Start(ctx, cfg, discovery.Options{
 		Logger:         log,
 		ConnectTimeout: opts.ConnectTimeout,
@@ -239,7 +242,6 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 		ServerEnv: map[string]string{ServedByEnv: ConfigName(cfg.Path)},
 		OAuthDir:  dirs.TrustDir("oauth"),
 	})
-	e.startTrust(dirs, cfg)
 	if st, err := dirs.OpenSkills(); err != nil {
 		log.Warn("skills are not available", "error", err)
 	} else {

@@ -79,6 +79,24 @@ func (v *View) SetPolicy(pol policy.Policy) bool {
 	return true
 }
 
+// Preload reads, in the background, the pin files of those of servers
+// whose tools are pinned, so that the first Apply finds them read (Apply
+// waits for it): an engine starts it before it loads its servers' cached
+// listings, which it then does beside it.
+func (v *View) Preload(servers []discovery.ServerConfig) {
+	v.mu.Lock()
+	var pinned []string
+	for _, s := range servers {
+		if v.policy.Pinning(s.Name, s.Key) {
+			pinned = append(pinned, s.Name)
+		}
+	}
+	go func() {
+		defer v.mu.Unlock()
+		v.pins.preload(pinned)
+	}()
+}
+
 // Apply returns the catalog the tree shows for cat: the same servers and
 // version, each server's tools filtered by the policy and, where pinning
 // is on, each pinned tool that changed upstream replaced by its pinned

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -267,6 +268,21 @@ func TestPreload(t *testing.T) {
 	}
 	New(dir, policy.Policy{}, nil).Apply(cat("Echo of c."))
 	out := New(dir, policy.Policy{}, nil).Apply(cat("Echo of c, and more."))
+	// The same with the files read beforehand, in the background, as an
+	// engine does while its servers' listings load.
+	v := New(dir, policy.Policy{}, nil)
+	var cfgs []discovery.ServerConfig
+	for _, s := range cat("").Servers {
+		cfgs = append(cfgs, discovery.ServerConfig{Name: s.Name, Key: s.Key})
+	}
+	v.Preload(cfgs)
+	again := v.Apply(cat("Echo of c, and more."))
+	if !reflect.DeepEqual(again, out) {
+		t.Errorf("Apply after Preload differs:\n%+v\nwant\n%+v", again, out)
+	}
+	if n := len(v.pins.servers); n != 4 {
+		t.Errorf("after Preload and Apply, %d servers' pins are loaded, want 4", n)
+	}
 	for _, s := range out.Servers {
 		var v struct{ Description string }
 		json.Unmarshal(s.Tools[0].Raw, &v)
