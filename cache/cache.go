@@ -81,6 +81,11 @@ type Store struct {
 
 	mu          sync.Mutex // serialises result writes and eviction
 	resultBytes int64      // estimate of the live results' bytes
+
+	// Closing stopReclaim ends the loop of startReclaiming, which closes
+	// reclaimDone; nil when it does not run.
+	stopReclaim, reclaimDone chan struct{}
+	stopOnce                 sync.Once
 }
 
 // DefaultDir is the cache's directory when no data dir is given:
@@ -170,6 +175,9 @@ func Open(dir string, opts Options) (*Store, error) {
 	if s.resultBytes, err = s.countResults(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open cache %s: %w", dir, err)
+	}
+	if s.readOnly == nil {
+		s.startReclaiming()
 	}
 	return s, nil
 }
@@ -265,6 +273,7 @@ func (s *Store) Dir() string { return s.dir }
 // on the next Open, as after a kill -9, while a flush into a full disk
 // would end the process with SIGBUS.
 func (s *Store) Close() (err error) {
+	s.stopReclaiming()
 	s.guard.unwatch()
 	if !s.opts.InMemory && s.readOnly == nil && !s.guard.roomForClose() {
 		s.log.Warn("the disk holding the cache is full: leaving the cache's last writes in its log, to be read back on the next start", "dir", s.dir)
