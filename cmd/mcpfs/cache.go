@@ -66,7 +66,7 @@ results of read-only tools. Secret values from the config are never stored.`,
 	stats.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.AddCommand(stats, &cobra.Command{
 		Use:   "clear",
-		Short: "Remove every cached tool listing and result",
+		Short: "Remove everything cached: tool listings, results, learned shapes, generated packages",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withCache(g, func(s *cache.Store) error {
