@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -42,6 +43,25 @@ func TestCheckErrors(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestMissingImportOnce: a package used three times without its import is
+// one problem, reported at its first use; another missing import is its own.
+func TestMissingImportOnce(t *testing.T) {
+	src := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\td := time.Second\n\tfmt.Println(d, time.Minute, strings.ToUpper(\"a\"))\n\tfmt.Println(time.Hour)\n}\n"
+	_, err := Check("snippet.go", []byte(src), nil, Options{})
+	var el ErrorList
+	if !errors.As(err, &el) {
+		t.Fatalf("got %v, want an ErrorList", err)
+	}
+	var got []string
+	for _, e := range el {
+		got = append(got, fmt.Sprintf("%d:%d %s", e.Pos.Line, e.Pos.Column, e.Hint))
+	}
+	want := []string{`6:7 add import "time"`, `7:30 add import "strings"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

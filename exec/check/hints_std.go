@@ -1551,18 +1551,118 @@ func (c *checker) refusedUses(im *ast.ImportSpec, p string) {
 	if im.Name != nil {
 		name = im.Name.Name
 	}
+	var stack []ast.Node
 	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok {
 			return true
 		}
 		if x, ok := sel.X.(*ast.Ident); ok && x.Name == name {
 			if h, ok := insteadOfMember[p+"."+sel.Sel.Name]; ok {
+				if p == "os" && (sel.Sel.Name == "Stdout" || sel.Sel.Name == "Stderr") && len(stack) > 1 {
+					if w := c.writerArgHint(sel, stack[len(stack)-2]); w != "" {
+						h = w
+					}
+				}
 				c.errorf(sel.Pos(), h, "%s.%s is not available in snippets", name, sel.Sel.Name)
 			}
 		}
 		return true
 	})
+}
+
+// writerArgHint says what to pass instead of os.Stdout (or os.Stderr) when
+// sel is an argument of a call that takes an io.Writer: fmt.Fprintf(w, ...)
+// is fmt.Printf(...); any other writer (tabwriter.NewWriter, csv.NewWriter,
+// a template's Execute, ...) writes into a strings.Builder that the snippet
+// then prints. It reads the parameter's type where the callee is a
+// function of an imported standard package; a method call on a value
+// whose type is not known yet (the snippet did not type-check) gets the
+// builder when the argument is a writer by Go's conventions (the first).
+func (c *checker) writerArgHint(sel *ast.SelectorExpr, parent ast.Node) string {
+	call, ok := parent.(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	arg := -1
+	for i, a := range call.Args {
+		if a == ast.Expr(sel) {
+			arg = i
+		}
+	}
+	if arg < 0 {
+		return ""
+	}
+	fun, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	callee := c.text(call.Fun)
+	if x, ok := fun.X.(*ast.Ident); ok {
+		if path := c.importPath(x.Name); path != "" {
+			pkg, err := c.cache.Import(path)
+			if err != nil || pkg == nil {
+				return ""
+			}
+			fn, ok := pkg.Scope().Lookup(fun.Sel.Name).(*types.Func)
+			if !ok {
+				return ""
+			}
+			params := fn.Type().(*types.Signature).Params()
+			if arg >= params.Len() || !isWriter(params.At(arg).Type()) {
+				return ""
+			}
+			switch {
+			case path == "fmt" && strings.HasPrefix(fun.Sel.Name, "Fprint"):
+				return fmt.Sprintf("fmt.%s writes to a writer; a snippet prints with fmt.%s(...): drop the %s argument",
+					fun.Sel.Name, "P"+strings.TrimPrefix(fun.Sel.Name, "Fp"), c.text(sel))
+			case path == "encoding/json":
+				return ""
+			}
+		} else if arg != 0 {
+			return ""
+		}
+	} else if arg != 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s takes an io.Writer: write into a strings.Builder and print that: var sb strings.Builder, pass &sb instead of %s, then fmt.Print(sb.String()) when it is done",
+		callee, c.text(sel))
+}
+
+// importPath returns the import path that name refers to in the snippet,
+// or "" when no import declares it.
+func (c *checker) importPath(name string) string {
+	for _, im := range c.file.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		n := path.Base(p)
+		if im.Name != nil {
+			n = im.Name.Name
+		}
+		if n == name {
+			return p
+		}
+	}
+	return ""
+}
+
+// isWriter reports whether t is io.Writer or another interface whose only
+// method is Write([]byte) (int, error).
+func isWriter(t types.Type) bool {
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok || it.NumMethods() != 1 {
+		return false
+	}
+	m := it.Method(0)
+	sig := m.Type().(*types.Signature)
+	return m.Name() == "Write" && sig.Params().Len() == 1 && sig.Results().Len() == 2
 }
 
 // otherPackageMember: pkg.Name that pkg lacks but another allowed

@@ -53,11 +53,20 @@ func (c *checker) result() error {
 		return nil
 	}
 	c.errs.sort()
-	// One message per position: the first is the cause.
+	// One message per position: the first is the cause. A missing import
+	// is one problem however often the snippet uses the package: its
+	// first use carries the message.
 	out := c.errs[:0]
+	imports := map[string]bool{}
 	for i, e := range c.errs {
 		if i > 0 && e.Pos == c.errs[i-1].Pos {
 			continue
+		}
+		if strings.HasPrefix(e.Hint, "add import ") {
+			if imports[e.Msg+"\n"+e.Hint] {
+				continue
+			}
+			imports[e.Msg+"\n"+e.Hint] = true
 		}
 		out = append(out, e)
 	}

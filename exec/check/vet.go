@@ -38,6 +38,145 @@ func (c *checker) checkVet() {
 		}
 		return true
 	})
+	c.vetRequiredNil()
+	c.vetLoopBreaks()
+}
+
+// vetLoopBreaks reports a plain break that ends a case of a switch or
+// select inside a loop (staticcheck's SA4011): it leaves the switch or
+// select, which the case leaves anyway, and the loop goes on, while its
+// author meant to leave the loop.
+func (c *checker) vetLoopBreaks() {
+	var visit func(n ast.Node, loop string)
+	visit = func(n ast.Node, loop string) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				visit(m.Body, "")
+				return false
+			case *ast.ForStmt:
+				if m != n {
+					visit(m.Body, "for")
+					return false
+				}
+			case *ast.RangeStmt:
+				if m != n {
+					visit(m.Body, "for")
+					return false
+				}
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if loop == "" || m == n {
+					return true
+				}
+				kind := map[bool]string{true: "select", false: "switch"}[isSelect(m)]
+				var body *ast.BlockStmt
+				switch m := m.(type) {
+				case *ast.SwitchStmt:
+					body = m.Body
+				case *ast.TypeSwitchStmt:
+					body = m.Body
+				case *ast.SelectStmt:
+					body = m.Body
+				}
+				for _, cl := range body.List {
+					var stmts []ast.Stmt
+					switch cl := cl.(type) {
+					case *ast.CaseClause:
+						stmts = cl.Body
+					case *ast.CommClause:
+						stmts = cl.Body
+					}
+					if len(stmts) == 0 {
+						continue
+					}
+					if br, ok := stmts[len(stmts)-1].(*ast.BranchStmt); ok && br.Tok == token.BREAK && br.Label == nil {
+						c.errorf(br.Pos(), "to leave the loop, label it and break the label: outer: for ... { ... break outer }, or return",
+							"this break ends the %s, not the for loop around it (the %s's case ends there anyway)", kind, kind)
+					}
+				}
+				visit(body, loop)
+				return false
+			}
+			return true
+		})
+	}
+	for _, d := range c.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			visit(fd.Body, "")
+		}
+	}
+}
+
+func isSelect(n ast.Node) bool {
+	_, ok := n.(*ast.SelectStmt)
+	return ok
+}
+
+// vetRequiredNil reports a literal of a server's argument type that leaves
+// out a required slice or map field (no omitempty: the tool's schema
+// requires it) where nothing can set it later: the literal is a call's
+// argument or an element of another literal. encoding/json sends the nil
+// field as null, which the server refuses at run time ("expected array,
+// received null") without naming the line.
+func (c *checker) vetRequiredNil() {
+	var stack []ast.Node
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		lit, ok := n.(*ast.CompositeLit)
+		if !ok || len(stack) < 2 {
+			return true
+		}
+		switch stack[len(stack)-2].(type) {
+		case *ast.CallExpr, *ast.CompositeLit, *ast.KeyValueExpr:
+		default:
+			return true
+		}
+		named, ok := types.Unalias(c.info.TypeOf(lit)).(*types.Named)
+		if !ok || named.Obj().Pkg() == nil || !strings.HasPrefix(named.Obj().Pkg().Path(), treePrefix+"servers/") {
+			return true
+		}
+		st, ok := named.Underlying().(*types.Struct)
+		if !ok {
+			return true
+		}
+		fields := map[string]bool{}
+		for i := 0; i < st.NumFields(); i++ {
+			fields[st.Field(i).Name()] = true
+		}
+		set := map[string]bool{}
+		for _, e := range lit.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				return true // positional: every field is given
+			}
+			id, ok := kv.Key.(*ast.Ident)
+			if !ok || !fields[id.Name] {
+				return true // a misspelt field: its own message names the right one
+			}
+			set[id.Name] = true
+		}
+		q := func(p *types.Package) string { return c.qualifier(p) }
+		for _, f := range requiredFields(st) {
+			if set[f.Name()] {
+				continue
+			}
+			var empty string
+			switch f.Type().Underlying().(type) {
+			case *types.Slice, *types.Map:
+				empty = types.TypeString(f.Type(), q) + "{}"
+			default:
+				continue
+			}
+			c.errorf(lit.Pos(), fmt.Sprintf("write %s: %s (empty) or give its values", f.Name(), empty),
+				"%s leaves out %s, which the tool requires (no omitempty): a nil %s is sent as null, not the %s the server expects",
+				types.TypeString(named, q), f.Name(), types.TypeString(f.Type(), q), map[bool]string{true: "array", false: "object"}[isSlice(f.Type())])
+		}
+		return true
+	})
 }
 
 // vetFmtFuncs maps fmt's formatting functions to the index of their format.
@@ -684,4 +823,9 @@ func (c *checker) encodedText(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+func isSlice(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Slice)
+	return ok
 }

@@ -125,3 +125,46 @@ func TestRepairHint(t *testing.T) {
 		}
 	}
 }
+
+// TestVetRequiredNil: a server's literal that leaves out a required slice
+// where nothing can set it later is refused at its line with the empty
+// value to write; a literal the snippet keeps in a variable, or gives the
+// field, passes.
+func TestVetRequiredNil(t *testing.T) {
+	tree := fixTree(t)
+	head := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"mcpfs/servers/memory\"\n)\n\nfunc main() {\n"
+	refused := []struct {
+		body       string
+		line       int
+		field, fix string
+	}{
+		{"\t_, err := memory.CreateEntities(memory.CreateEntitiesArgs{Entities: []memory.CreateEntitiesEntity{{Name: \"a\", EntityType: \"t\"}}})\n", 10, "Observations", "Observations: []string{}"},
+		{"\tvar ents []memory.CreateEntitiesEntity\n\tents = append(ents, memory.CreateEntitiesEntity{Name: \"a\", EntityType: \"t\"})\n\t_, err := memory.CreateEntities(memory.CreateEntitiesArgs{Entities: ents})\n", 11, "Observations", "Observations: []string{}"},
+		{"\t_, err := memory.OpenNodes(memory.OpenNodesArgs{})\n", 10, "Names", "Names: []string{}"},
+	}
+	for _, tc := range refused {
+		body := tc.body
+		src := head + body + "\tfmt.Println(err)\n}\n"
+		_, err := Check("snippet.go", []byte(src), tree, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) == 0 {
+			t.Errorf("passed, want it refused:\n%s", src)
+			continue
+		}
+		if el[0].Pos.Line != tc.line || !strings.Contains(el[0].Msg, tc.field) || !strings.Contains(el[0].Hint, tc.fix) {
+			t.Errorf("got %v, want an error at line %d naming %s:\n%s", err, tc.line, tc.fix, src)
+		}
+	}
+	passes := []string{
+		"\te := memory.CreateEntitiesEntity{Name: \"a\", EntityType: \"t\"}\n\te.Observations = []string{\"x\"}\n\t_, err := memory.CreateEntities(memory.CreateEntitiesArgs{Entities: []memory.CreateEntitiesEntity{e}})\n",
+		"\t_, err := memory.CreateEntities(memory.CreateEntitiesArgs{Entities: []memory.CreateEntitiesEntity{{Name: \"a\", EntityType: \"t\", Observations: []string{}}}})\n",
+		"\t_, err := memory.CreateEntities(memory.CreateEntitiesArgs{Entities: []memory.CreateEntitiesEntity{{\"a\", \"t\", nil}}})\n",
+		"\t_, err := memory.ReadGraph(memory.ReadGraphArgs{})\n",
+	}
+	for _, body := range passes {
+		src := head + body + "\tfmt.Println(err)\n}\n"
+		if _, err := Check("snippet.go", []byte(src), tree, Options{}); err != nil {
+			t.Errorf("refused:\n%v\n%s", err, src)
+		}
+	}
+}
