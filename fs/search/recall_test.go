@@ -24,20 +24,20 @@ const (
 	floorRecall5   = 0.96
 	floorHoldout1  = 0.82
 	floorHoldout5  = 0.94
-	floorFresh1    = 0.75
+	floorFresh1    = 0.80
 	floorFresh5    = 0.92
 	floorUnseen1   = 0.70
 	floorUnseen5   = 0.90
-	floorSealed1   = 0.45
-	floorSealed5   = 0.68
-	floorFinal1    = 0.58
+	floorSealed1   = 0.48
+	floorSealed5   = 0.70
+	floorFinal1    = 0.62
 	floorFinal5    = 0.86
-	floorBlind1    = 0.70
-	floorBlind5    = 0.85
-	floorBlind2At1 = 0.67
-	floorBlind2At5 = 0.83
-	floorBlind3At1 = 0.57
-	floorBlind3At5 = 0.78
+	floorBlind1    = 0.73
+	floorBlind5    = 0.87
+	floorBlind2At1 = 0.68
+	floorBlind2At5 = 0.84
+	floorBlind3At1 = 0.61
+	floorBlind3At5 = 0.82
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,

@@ -276,6 +276,61 @@ num: number
 href: url link
 proj: project
 schedule reschedule postpone: calendar event meeting
+layout: tree structure
+compose: write message
+paste: write type fill
+reword rephrase: edit replace text
+retitle: rename
+reorganize rearrange: move rename
+attachment: upload file
+trunk: main master branch
+hash: sha commit
+changelog: commit history
+reviewer: review
+nit nitpick: comment review
+mergeable: merge status
+ship: merge
+tracker: issue
+backlog: issue list
+priority severity: label
+usage caller: code search
+jenkins travis circleci cicd: status check
+inform: message send post
+share: send post message
+ask: message post send
+unread: recent message history
+yesterday earlier lately: recent history
+recap: recent history
+avatar: profile image
+timezone: profile user
+geo geolocation geotag latlng latlong: coordinate geocode location
+poi: place
+food eat lunch dinner breakfast brunch takeout sushi burger brewery: restaurant business place local
+supermarket grocery mall atm bank gas dentist doctor clinic vet salon barber cinema theater theatre airport school zoo stadium church: place business local
+town village neighborhood neighbourhood district suburb: city address location
+hill hilly steep: elevation
+localstorage: evaluate javascript script
+xpath locator: selector element
+keypress keydown keyup: press key
+tablet iphone ipad android smartphone: viewport device resize
+fullscreen: resize window
+extract: content text read
+html: page content snapshot
+payload: body request
+mariadb rdbms: sql query
+customer revenue invoice: sql query
+vertex vertices triple ontology: entity relation node
+married spouse wife husband sibling: relation
+category: label tag
+strategy strategize: plan think
+puzzle riddle dilemma tradeoff: problem think thought
+rethink: revise reconsider think
+tutorial: search web article
+recipe lyrics: search web
+weather forecast: search web
+happening: news recent
+arithmetic addition math: sum
+signup: fill form type
 `
 
 var phraseLines = `
@@ -390,7 +445,103 @@ search engine: search web
 jump to: navigate
 head over: navigate
 find and replace: replace, edit
-search and replace: replace, edit`
+search and replace: replace, edit
+let know: message, post, send
+let team know: message, post
+let everyone know: message, post
+let people know: message, post
+let folks know: message, post
+let channel know: message, post
+did i miss: history, recent message
+i missed: history, recent message
+we decide: history, message
+we decided: history, message
+we agree: history, message
+we agreed: history, message
+was decided: history, message
+was agreed: history, message
+check messages: history, recent message
+check channel: history, message
+tell me about: search, get, read
+tell us about: search, get, read
+don t forget: memory, observation
+dont forget: memory, observation
+do not forget: memory, observation
+never forget: memory, observation
+for later: memory, save
+everything you know: knowledge graph, memory
+everything you remember: knowledge graph, memory
+works at: relation
+works for: relation
+work at: relation
+work for: relation
+reports to: relation
+report to: relation
+report issue: create issue
+report problem: create issue
+feature request: create issue
+request feature: create issue
+suggest feature: create issue
+suggest change: pull request, merge request
+suggest changes: pull request, merge request
+upload changes: push, commit
+open source: repository, project
+cut branch: create branch
+github actions: status check
+git log: commit, history
+pr diff: pull request file
+pull request diff: pull request file
+group by: sql, query
+status code: network request, response
+api call: network request
+api calls: network request
+site slow: network request
+page slow: network request
+website slow: network request
+slow site: network request
+slow page: network request
+slow website: network request
+slow to load: network request
+loads slowly: network request
+load time: network request
+local storage: evaluate javascript
+session storage: evaluate javascript
+screen reader: accessibility, snapshot
+address bar: navigate, url
+url bar: navigate, url
+log in to: fill form, type
+log into: fill form, type
+log me in: fill form, type
+log on: fill form, type
+sign up: fill form, type
+how get to: direction
+how get there: direction
+drop a pin: coordinate, location
+pros and cons: think, thought
+read up: search web
+learn about: search web
+google it: search web
+google for: search web
+google search: search web
+search google: search web
+googling: search web
+googled: search web
+what changed: change, diff, commit
+what s changed: change, diff, commit
+where s: search, find
+open file: read file, read
+open folder: list directory
+open directory: list directory
+top of file: head file
+bottom of file: tail file
+end of file: tail file
+disk space: size
+disk usage: size
+how much space: size
+take up space: size
+takes up space: size
+taking up space: size
+time zone: profile, user`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
