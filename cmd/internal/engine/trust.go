@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -92,17 +93,40 @@ func newRunID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// callFunc returns the function a run's tool calls go through: the policy
-// refuses denied tools, every call is written to the audit log, and the
-// rest goes to the supervisor.
+// callFunc returns the function a run's tool calls go through: the
+// snippet's nil lists sent empty where the schema wants a list (nulls.go),
+// the policy refuses denied tools, every call is written to the audit
+// log, and the rest goes to the supervisor.
 func (e *Engine) callFunc(face, run string) exec.CallFunc {
 	return func(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+		if bytes.Contains(args, []byte("null")) {
+			args = emptyNulls(e.inputSchema(server, tool), args)
+		}
 		res, err := e.trustedCall(ctx, face, run, server, tool, args)
 		if err == nil {
 			e.LearnFrom(server, tool, res)
 		}
 		return res, err
 	}
+}
+
+// inputSchema returns the input schema of server's tool as the server
+// lists it, nil when unknown.
+func (e *Engine) inputSchema(server, tool string) json.RawMessage {
+	s, ok := e.sup.Catalog().Server(server)
+	if !ok {
+		return nil
+	}
+	for _, t := range s.Tools {
+		if t.Name == tool {
+			var def struct {
+				InputSchema json.RawMessage `json:"inputSchema"`
+			}
+			json.Unmarshal(t.Raw, &def)
+			return def.InputSchema
+		}
+	}
+	return nil
 }
 
 // trustedCall makes one call as a run does: the policy may refuse it, it
