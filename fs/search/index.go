@@ -98,6 +98,18 @@ type params struct {
 	// noVocab leaves the vocabulary out (to measure what the thesaurus
 	// does in its place; never set but by the tuning tests).
 	noVocab bool
+	// Ordering among candidates (ordering.go): the query's action against
+	// the action of a tool's name, a bonus of aoBonus when they agree and
+	// the query asks for the name's object too, a penalty of aoPenalty
+	// when they differ; aoQuestion takes a question for reading. A tool
+	// whose name extends a sibling's by words the query does not ask for
+	// loses famPenalty. Pairs of query words within proxWindow words in
+	// one field raise a score by up to proxBoost. 0 turns each off.
+	aoBonus, aoPenalty float64
+	aoQuestion         bool
+	famPenalty         float64
+	proxBoost          float64
+	proxWindow         int
 }
 
 var defaults = params{
@@ -190,6 +202,11 @@ type Index struct {
 	// vecTerms those of them that name no server, in order; docVec are
 	// the documents' vectors (vectors.go). Only with vecWeight or
 	// simWeight, computed by the first search that needs them.
+	// extends are, per doc, the words its name adds to a sibling's
+	// (families); pos the positions of its terms (positions), with
+	// proxBoost only.
+	extends  [][]string
+	pos      []map[string][]int
 	vecOnce  sync.Once
 	termVec  map[string][]float32
 	vecTerms []string
@@ -258,6 +275,10 @@ func newIndex(docs []Doc, p params) *Index {
 		}
 	}
 	x.names = nameTerms(x.docs)
+	x.extends = families(x.docs)
+	if p.proxBoost > 0 {
+		x.pos = positions(x.docs)
+	}
 	for t := range x.terms {
 		x.sorted = append(x.sorted, t)
 	}
@@ -397,10 +418,10 @@ func (x *Index) Search(query string, n int) []Hit {
 		}
 	} else if len(cs) > 0 || x.p.simWeight > 0 {
 		if len(cs) > 0 {
-			hits = x.rank(cs)
+			hits = x.rank(query, cs)
 		}
 		if x.p.fbWeight > 0 && len(hits) > 0 {
-			hits = x.rank(append(cs, x.feedback(cs, hits)...))
+			hits = x.rank(query, append(cs, x.feedback(cs, hits)...))
 		}
 		if x.p.simWeight > 0 {
 			hits = x.mixSimilarity(query, hits)
@@ -629,7 +650,7 @@ func (x *Index) has(ts []string) bool {
 // rank scores every document for the concepts: the sum over concepts of
 // the best alternative's BM25F score, scaled by the share of concepts the
 // document matches.
-func (x *Index) rank(cs []concept) []Hit {
+func (x *Index) rank(query string, cs []concept) []Hit {
 	scores := make([]float64, len(x.docs))
 	matched := make([]int, len(x.docs))
 	best := make([]float64, len(x.docs))
@@ -665,6 +686,10 @@ func (x *Index) rank(cs []concept) []Hit {
 			npairs++
 		}
 	}
+	qa := noAction
+	if x.p.aoBonus > 0 || x.p.aoPenalty > 0 {
+		qa = x.queryAction(query, cs[:asked])
+	}
 	var hits []Hit
 	for i, s := range scores {
 		if s <= 0 {
@@ -679,6 +704,15 @@ func (x *Index) rank(cs []concept) []Hit {
 		}
 		if x.docs[i].Deprecated {
 			s *= deprecatedFactor
+		}
+		if qa != noAction {
+			s *= x.actionFactor(i, qa, cs[:asked])
+		}
+		if x.p.famPenalty > 0 {
+			s *= x.familyFactor(i, cs[:asked])
+		}
+		if x.p.proxBoost > 0 {
+			s *= x.proximityFactor(i, cs[:asked])
 		}
 		hits = append(hits, Hit{Doc: x.docs[i], Score: s})
 	}
