@@ -107,9 +107,13 @@ type params struct {
 	// one field raise a score by up to proxBoost. 0 turns each off.
 	aoBonus, aoPenalty float64
 	aoQuestion         bool
-	famPenalty         float64
-	proxBoost          float64
-	proxWindow         int
+	// aoSplit takes creating and updating for different actions;
+	// aoFullName reads a name's verb and object from its whole name, the
+	// words most of its server's tools share included.
+	aoSplit, aoFullName bool
+	famPenalty          float64
+	proxBoost           float64
+	proxWindow          int
 }
 
 var defaults = params{
@@ -203,14 +207,16 @@ type Index struct {
 	// the documents' vectors (vectors.go). Only with vecWeight or
 	// simWeight, computed by the first search that needs them.
 	// extends are, per doc, the words its name adds to a sibling's
-	// (families); pos the positions of its terms (positions), with
+	// (families); fullNames the stems of its whole name (fullNames);
+	// pos the positions of its terms (positions), with
 	// proxBoost only.
-	extends  [][]string
-	pos      []map[string][]int
-	vecOnce  sync.Once
-	termVec  map[string][]float32
-	vecTerms []string
-	docVec   [][]float32
+	extends   [][]string
+	fullNames [][]string
+	pos       []map[string][]int
+	vecOnce   sync.Once
+	termVec   map[string][]float32
+	vecTerms  []string
+	docVec    [][]float32
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -333,6 +339,7 @@ func newIndex(docs []Doc, p params) *Index {
 			x.server[i][t] = true
 		}
 	}
+	x.fullNames = fullNames(x.docs, x.server)
 	x.servers = map[string]bool{}
 	inServer := map[string]int{}
 	for i := range x.docs {

@@ -10,12 +10,17 @@ import (
 
 // TestNearMisses prints, for the five older sets only (wnSets), the
 // queries whose wanted tool is in the first five but not first, with the
-// first hits. It runs only with SEARCH_TUNE=1.
+// first hits (with SEARCH_ORDER_ON=1, over orderOn). It runs only with
+// SEARCH_TUNE=1.
 func TestNearMisses(t *testing.T) {
 	if os.Getenv("SEARCH_TUNE") == "" {
 		t.Skip("a report for tuning: set SEARCH_TUNE=1 to run it")
 	}
-	x := New(ToolDocs(testCatalog(t)))
+	p := defaults
+	if os.Getenv("SEARCH_ORDER_ON") != "" {
+		p = orderOn
+	}
+	x := newIndex(ToolDocs(testCatalog(t)), p)
 	for _, s := range wnSets {
 		for _, q := range readQueries(t, "testdata/"+s+".txt") {
 			got := searchRanker(x)(q.text)
@@ -38,14 +43,17 @@ func TestNearMisses(t *testing.T) {
 func orderGrid() []params {
 	var out []params
 	for _, bonus := range []float64{0, 0.1, 0.2, 0.4} {
-		for _, pen := range []float64{0, 0.1, 0.2, 0.4, 0.6} {
+		for _, pen := range []float64{0, 0.1, 0.2, 0.4, 0.6, 0.8} {
 			for _, q := range []bool{false, true} {
-				if bonus == 0 && pen == 0 {
-					continue
+				for _, v := range []int{0, 1, 2, 3} {
+					if bonus == 0 && pen == 0 {
+						continue
+					}
+					p := defaults
+					p.aoBonus, p.aoPenalty, p.aoQuestion = bonus, pen, q
+					p.aoSplit, p.aoFullName = v&1 != 0, v&2 != 0
+					out = append(out, p)
 				}
-				p := defaults
-				p.aoBonus, p.aoPenalty, p.aoQuestion = bonus, pen, q
-				out = append(out, p)
 			}
 		}
 	}
@@ -61,16 +69,19 @@ func orderGrid() []params {
 			out = append(out, p)
 		}
 	}
-	for _, bonus := range []float64{0, 0.1, 0.2} {
-		for _, pen := range []float64{0.2, 0.4, 0.6} {
+	for _, bonus := range []float64{0, 0.1, 0.2, 0.4} {
+		for _, pen := range []float64{0.2, 0.4, 0.6, 0.8} {
 			for _, f := range []float64{0, 0.1, 0.2} {
 				for _, b := range []float64{0, 0.2} {
 					if f == 0 && b == 0 {
 						continue
 					}
-					p := defaults
-					p.aoBonus, p.aoPenalty, p.aoQuestion, p.famPenalty, p.proxBoost, p.proxWindow = bonus, pen, true, f, b, 3
-					out = append(out, p)
+					for _, v := range []int{0, 1, 2, 3} {
+						p := defaults
+						p.aoBonus, p.aoPenalty, p.aoQuestion, p.famPenalty, p.proxBoost, p.proxWindow = bonus, pen, true, f, b, 3
+						p.aoSplit, p.aoFullName = v&1 != 0, v&2 != 0
+						out = append(out, p)
+					}
 				}
 			}
 		}
@@ -81,7 +92,7 @@ func orderGrid() []params {
 func (p params) orderString() string {
 	var parts []string
 	if p.aoBonus > 0 || p.aoPenalty > 0 {
-		parts = append(parts, fmt.Sprintf("action bonus %.1f penalty %.1f question %v", p.aoBonus, p.aoPenalty, p.aoQuestion))
+		parts = append(parts, fmt.Sprintf("action bonus %.1f penalty %.1f question %v split %v full name %v", p.aoBonus, p.aoPenalty, p.aoQuestion, p.aoSplit, p.aoFullName))
 	}
 	if p.famPenalty > 0 {
 		parts = append(parts, fmt.Sprintf("family %.2f", p.famPenalty))
