@@ -44,7 +44,8 @@ var fieldNames = [nFields]string{"name", "title", "summary", "description", "arg
 // (docs/BENCHMARKS.md, "Tool search"). So is the WordNet thesaurus
 // (TestWordNet): it left final.txt and blind.txt unchanged. Word vectors
 // for the query words the catalog and the vocabulary do not know are on
-// (TestVectors); the whole-query similarity is off.
+// (TestVectors); the whole-query similarity is off. The ordering signals
+// of ordering.go are on but proximity (TestOrdering).
 type params struct {
 	// weight and b are each field's BM25F weight and how much its
 	// length counts.
@@ -126,6 +127,11 @@ var defaults = params{
 	// The word vectors are off (vecWeight and simWeight 0; vecOn has
 	// the setting measured).
 	vecK: 3, vecMin: 0.4,
+	// Ordering among candidates (ordering.go): the setting chosen on the
+	// five older sets by TestOrdering, then measured once on the four
+	// untuned sets (docs/BENCHMARKS.md, "Ninth round"); no proximity.
+	aoBonus: 0.4, aoPenalty: 0.6, aoQuestion: true, aoFullName: true,
+	famPenalty: 0.1, proxWindow: 3,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then

@@ -299,12 +299,17 @@ func (x *Index) proximityFactor(i int, cs []concept) float64 {
 }
 
 // orderOn is the ordering signals' setting chosen on the five older sets
-// (TestOrdering, any setting, chosen on all five): the action of a name
-// from its whole name, a question taken for reading, 0.4 up when the
-// action and an object agree, 0.6 down when the actions differ; a
-// family's variant 0.1 down; no proximity.
-var orderOn = func() params {
+// (TestOrdering, any setting, chosen on all five), which defaults has:
+// the action of a name from its whole name, a question taken for
+// reading, 0.4 up when the action and an object agree, 0.6 down when the
+// actions differ; a family's variant 0.1 down; no proximity.
+var orderOn = defaults
+
+// noOrdering is defaults without the ordering signals: the ranking
+// TestOrdering measures them against.
+var noOrdering = func() params {
 	p := defaults
-	p.aoBonus, p.aoPenalty, p.aoQuestion, p.aoFullName, p.famPenalty = 0.4, 0.6, true, true, 0.1
+	p.aoBonus, p.aoPenalty, p.aoQuestion, p.aoSplit, p.aoFullName = 0, 0, false, false, false
+	p.famPenalty, p.proxBoost = 0, 0
 	return p
 }()

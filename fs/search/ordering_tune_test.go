@@ -10,15 +10,15 @@ import (
 
 // TestNearMisses prints, for the five older sets only (wnSets), the
 // queries whose wanted tool is in the first five but not first, with the
-// first hits (with SEARCH_ORDER_ON=1, over orderOn). It runs only with
+// first hits (with SEARCH_ORDER_OFF=1, without the ordering signals). It runs only with
 // SEARCH_TUNE=1.
 func TestNearMisses(t *testing.T) {
 	if os.Getenv("SEARCH_TUNE") == "" {
 		t.Skip("a report for tuning: set SEARCH_TUNE=1 to run it")
 	}
 	p := defaults
-	if os.Getenv("SEARCH_ORDER_ON") != "" {
-		p = orderOn
+	if os.Getenv("SEARCH_ORDER_OFF") != "" {
+		p = noOrdering
 	}
 	x := newIndex(ToolDocs(testCatalog(t)), p)
 	for _, s := range wnSets {
@@ -49,7 +49,7 @@ func orderGrid() []params {
 					if bonus == 0 && pen == 0 {
 						continue
 					}
-					p := defaults
+					p := noOrdering
 					p.aoBonus, p.aoPenalty, p.aoQuestion = bonus, pen, q
 					p.aoSplit, p.aoFullName = v&1 != 0, v&2 != 0
 					out = append(out, p)
@@ -58,13 +58,13 @@ func orderGrid() []params {
 		}
 	}
 	for _, f := range []float64{0.05, 0.1, 0.2, 0.3, 0.5} {
-		p := defaults
+		p := noOrdering
 		p.famPenalty = f
 		out = append(out, p)
 	}
 	for _, b := range []float64{0.1, 0.2, 0.4} {
 		for _, w := range []int{1, 2, 3, 5} {
-			p := defaults
+			p := noOrdering
 			p.proxBoost, p.proxWindow = b, w
 			out = append(out, p)
 		}
@@ -77,7 +77,7 @@ func orderGrid() []params {
 						continue
 					}
 					for _, v := range []int{0, 1, 2, 3} {
-						p := defaults
+						p := noOrdering
 						p.aoBonus, p.aoPenalty, p.aoQuestion, p.famPenalty, p.proxBoost, p.proxWindow = bonus, pen, true, f, b, 3
 						p.aoSplit, p.aoFullName = v&1 != 0, v&2 != 0
 						out = append(out, p)
@@ -126,7 +126,7 @@ func TestOrdering(t *testing.T) {
 	for _, s := range wnSets {
 		sets[s] = readQueries(t, "testdata/"+s+".txt")
 	}
-	grid := append([]params{defaults}, orderGrid()...)
+	grid := append([]params{noOrdering}, orderGrid()...)
 	type fig struct{ r1, r5 float64 }
 	figs := make([]map[string]fig, len(grid))
 	var wg sync.WaitGroup
@@ -212,7 +212,7 @@ func TestOrdering(t *testing.T) {
 				sets[s] = readQueries(t, "testdata/"+s+".txt")
 			}
 		}
-		for _, p := range []params{defaults, orderOn} {
+		for _, p := range []params{noOrdering, orderOn} {
 			x := newIndex(docs, p)
 			var sb strings.Builder
 			for _, s := range querySets {
