@@ -44,7 +44,8 @@ var fieldNames = [nFields]string{"name", "title", "summary", "description", "arg
 // (docs/BENCHMARKS.md, "Tool search"). So is the WordNet thesaurus
 // (TestWordNet): it left final.txt and blind.txt unchanged. Word vectors
 // for the query words the catalog and the vocabulary do not know are on
-// (TestVectors); the whole-query similarity is off.
+// (TestVectors); the whole-query similarity is off. The ordering signals
+// of ordering.go are on but proximity (TestOrdering).
 type params struct {
 	// weight and b are each field's BM25F weight and how much its
 	// length counts.
@@ -98,6 +99,22 @@ type params struct {
 	// noVocab leaves the vocabulary out (to measure what the thesaurus
 	// does in its place; never set but by the tuning tests).
 	noVocab bool
+	// Ordering among candidates (ordering.go): the query's action against
+	// the action of a tool's name, a bonus of aoBonus when they agree and
+	// the query asks for the name's object too, a penalty of aoPenalty
+	// when they differ; aoQuestion takes a question for reading. A tool
+	// whose name extends a sibling's by words the query does not ask for
+	// loses famPenalty. Pairs of query words within proxWindow words in
+	// one field raise a score by up to proxBoost. 0 turns each off.
+	aoBonus, aoPenalty float64
+	aoQuestion         bool
+	// aoSplit takes creating and updating for different actions;
+	// aoFullName reads a name's verb and object from its whole name, the
+	// words most of its server's tools share included.
+	aoSplit, aoFullName bool
+	famPenalty          float64
+	proxBoost           float64
+	proxWindow          int
 }
 
 var defaults = params{
@@ -110,6 +127,11 @@ var defaults = params{
 	// The word vectors are off (vecWeight and simWeight 0; vecOn has
 	// the setting measured).
 	vecK: 3, vecMin: 0.4,
+	// Ordering among candidates (ordering.go): the setting chosen on the
+	// five older sets by TestOrdering, then measured once on the four
+	// untuned sets (docs/BENCHMARKS.md, "Ninth round"); no proximity.
+	aoBonus: 0.4, aoPenalty: 0.6, aoQuestion: true, aoFullName: true,
+	famPenalty: 0.1, proxWindow: 3,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then
@@ -190,10 +212,17 @@ type Index struct {
 	// vecTerms those of them that name no server, in order; docVec are
 	// the documents' vectors (vectors.go). Only with vecWeight or
 	// simWeight, computed by the first search that needs them.
-	vecOnce  sync.Once
-	termVec  map[string][]float32
-	vecTerms []string
-	docVec   [][]float32
+	// extends are, per doc, the words its name adds to a sibling's
+	// (families); fullNames the stems of its whole name (fullNames);
+	// pos the positions of its terms (positions), with
+	// proxBoost only.
+	extends   [][]string
+	fullNames [][]string
+	pos       []map[string][]int
+	vecOnce   sync.Once
+	termVec   map[string][]float32
+	vecTerms  []string
+	docVec    [][]float32
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -258,6 +287,10 @@ func newIndex(docs []Doc, p params) *Index {
 		}
 	}
 	x.names = nameTerms(x.docs)
+	x.extends = families(x.docs)
+	if p.proxBoost > 0 {
+		x.pos = positions(x.docs)
+	}
 	for t := range x.terms {
 		x.sorted = append(x.sorted, t)
 	}
@@ -312,6 +345,7 @@ func newIndex(docs []Doc, p params) *Index {
 			x.server[i][t] = true
 		}
 	}
+	x.fullNames = fullNames(x.docs, x.server)
 	x.servers = map[string]bool{}
 	inServer := map[string]int{}
 	for i := range x.docs {
@@ -397,10 +431,10 @@ func (x *Index) Search(query string, n int) []Hit {
 		}
 	} else if len(cs) > 0 || x.p.simWeight > 0 {
 		if len(cs) > 0 {
-			hits = x.rank(cs)
+			hits = x.rank(query, cs)
 		}
 		if x.p.fbWeight > 0 && len(hits) > 0 {
-			hits = x.rank(append(cs, x.feedback(cs, hits)...))
+			hits = x.rank(query, append(cs, x.feedback(cs, hits)...))
 		}
 		if x.p.simWeight > 0 {
 			hits = x.mixSimilarity(query, hits)
@@ -629,7 +663,7 @@ func (x *Index) has(ts []string) bool {
 // rank scores every document for the concepts: the sum over concepts of
 // the best alternative's BM25F score, scaled by the share of concepts the
 // document matches.
-func (x *Index) rank(cs []concept) []Hit {
+func (x *Index) rank(query string, cs []concept) []Hit {
 	scores := make([]float64, len(x.docs))
 	matched := make([]int, len(x.docs))
 	best := make([]float64, len(x.docs))
@@ -665,6 +699,10 @@ func (x *Index) rank(cs []concept) []Hit {
 			npairs++
 		}
 	}
+	qa := noAction
+	if x.p.aoBonus > 0 || x.p.aoPenalty > 0 {
+		qa = x.queryAction(query, cs[:asked])
+	}
 	var hits []Hit
 	for i, s := range scores {
 		if s <= 0 {
@@ -679,6 +717,15 @@ func (x *Index) rank(cs []concept) []Hit {
 		}
 		if x.docs[i].Deprecated {
 			s *= deprecatedFactor
+		}
+		if qa != noAction {
+			s *= x.actionFactor(i, qa, cs[:asked])
+		}
+		if x.p.famPenalty > 0 {
+			s *= x.familyFactor(i, cs[:asked])
+		}
+		if x.p.proxBoost > 0 {
+			s *= x.proximityFactor(i, cs[:asked])
 		}
 		hits = append(hits, Hit{Doc: x.docs[i], Score: s})
 	}
