@@ -145,8 +145,12 @@ func TestFullDisk(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "closed") {
 		t.Fatalf("helper: got %v, want it to fill the disk, keep writing and close", err)
 	}
-	if n := strings.Count(string(out), "until there is room"); n != 1 {
-		t.Errorf("full-disk warnings: got %d, want 1", n)
+	// Said once per time the disk turns full: the filler runs beside the
+	// writes, so the disk may have room again for a moment (said too)
+	// before it is full for good.
+	full, room := strings.Count(string(out), "until there is room"), strings.Count(string(out), "caching again")
+	if full < 1 || full != room+1 {
+		t.Errorf("full-disk warnings: got %d with %d times room again between them, want one more warning than times room again", full, room)
 	}
 
 	dir := filepath.Join(mnt, "cache")
