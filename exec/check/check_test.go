@@ -48,6 +48,27 @@ func TestCheckErrors(t *testing.T) {
 
 // TestMissingImportOnce: a package used three times without its import is
 // one problem, reported at its first use; another missing import is its own.
+// TestContinuationFolded: an error go/types continues on another line
+// ("\tprevious case") is one problem, at the line to change, naming the
+// other line.
+func TestContinuationFolded(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"package main\nfunc main() {\n\tvar v any\n\tswitch v.(type) {\n\tcase []int:\n\tcase string:\n\tcase []int:\n\t}\n}\n",
+			"snippet.go:7:7: duplicate case []int in type switch (previous case at line 5)"},
+		{"package main\nfunc f() {}\nfunc g() {}\nfunc f() {}\nfunc main() {}\n",
+			"snippet.go:4:6: f redeclared in this block (other declaration of f at line 2)"},
+	} {
+		_, err := Check("snippet.go", []byte(tt.src), nil, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) {
+			t.Fatalf("got %v, want an ErrorList", err)
+		}
+		if len(el) != 1 || el[0].Error() != tt.want {
+			t.Errorf("got %q, want the one error %q", el.Error(), tt.want)
+		}
+	}
+}
+
 func TestMissingImportOnce(t *testing.T) {
 	src := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\td := time.Second\n\tfmt.Println(d, time.Minute, strings.ToUpper(\"a\"))\n\tfmt.Println(time.Hour)\n}\n"
 	_, err := Check("snippet.go", []byte(src), nil, Options{})

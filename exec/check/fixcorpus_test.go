@@ -25,7 +25,7 @@ import (
 
 // fixTree is the tree the fix corpus is checked against: the built-in
 // docstore, live, and the captured tools/list of three real servers
-// (testdata/fixes/servers/*.json: filesystem, memory, github).
+// (testdata/fixes/servers/*.json: filesystem, memory, github, everything).
 func fixTree(tb testing.TB) iofs.FS {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

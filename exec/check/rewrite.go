@@ -336,8 +336,10 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 		r.methodSel(n)
 	case *ast.TypeAssertExpr:
 		r.commaOkIface(n)
+		r.emptyIfaceAssert(n)
 	case *ast.TypeSwitchStmt:
 		r.typeSwitch(n)
+		r.typeSwitchBind(n)
 	case *ast.IndexExpr:
 		r.indexExpr(n, stack)
 	case *ast.SliceExpr:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -163,18 +164,54 @@ func (r *rewriter) commaOkIface(ta *ast.TypeAssertExpr) {
 	r.replace(ta.X.End(), ta.Rparen+1, ")")
 }
 
+// emptyIfaceAssert rewrites an assertion v.(T) without comma-ok, T an
+// empty interface (any, interface{}), which the interpreter panics on
+// whatever v holds ("nil is not interface{}"), into a helper that
+// panics only when v is nil, as Go does.
+func (r *rewriter) emptyIfaceAssert(ta *ast.TypeAssertExpr) {
+	if ta.Type == nil {
+		return
+	}
+	if _, ok := r.info.Types[ta].Type.(*types.Tuple); ok {
+		return // commaOkIface
+	}
+	t := r.info.TypeOf(ta.Type)
+	if it, ok := t.Underlying().(*types.Interface); !ok || !it.Empty() {
+		return
+	}
+	tn, xn := r.typeNameQuiet(t), r.typeNameQuiet(r.info.TypeOf(ta.X))
+	if tn == "" || xn == "" {
+		return
+	}
+	goName := types.TypeString(t, func(p *types.Package) string { return p.Name() })
+	if goName == "any" || goName == "interface{}" {
+		goName = "interface {}"
+	}
+	name := r.helper("must "+xn+" "+tn, "must", func(f string) string {
+		return "func " + f + "(v " + xn + ") " + tn + " {\nif v == nil {\npanic(" + strconv.Quote("interface conversion: interface is nil, not "+goName) + ")\n}\nreturn v\n}\n"
+	})
+	r.insert(ta.X.Pos(), name+"(")
+	r.replace(ta.X.End(), ta.Rparen+1, ")")
+}
+
 // asHelper returns a helper func(v X) (T, bool) that does v.(T) with
 // comma-ok as Go does where the interpreter does not: a nil v gives
-// false (the interpreter panics), and an interface T of the snippet's is
+// false (the interpreter panics), an empty interface T holds every other
+// v (the interpreter says false), and an interface T of the snippet's is
 // asserted through a type switch (its comma-ok assertion panics).
 func (r *rewriter) asHelper(xt, t types.Type) string {
 	tn, xn := r.typeNameQuiet(t), r.typeNameQuiet(xt)
 	if tn == "" || xn == "" {
 		return ""
 	}
-	_, isIface := t.Underlying().(*types.Interface)
+	it, isIface := t.Underlying().(*types.Interface)
 	_, own := interpNamed(t)
 	return r.helper("as "+xn+" "+tn, "as", func(f string) string {
+		if isIface && it.Empty() {
+			// Every value but nil is an empty interface; the interpreter's
+			// comma-ok assertion to one says false.
+			return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nif v == nil {\nreturn nil, false\n}\nreturn v, true\n}\n"
+		}
 		if isIface && own {
 			return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nswitch x := v.(type) {\ncase " + tn + ":\nreturn x, true\n}\nreturn nil, false\n}\n"
 		}
@@ -321,6 +358,27 @@ func (r *rewriter) typeSwitch(ts *ast.TypeSwitchStmt) {
 	r.replace(ts.Switch, x.Pos(), "switch "+tv+" := ")
 	r.replace(x.End(), ts.Body.Lbrace+1, "; { default: if false { panic(0)") // a terminating branch: the chain terminates when the switch did
 	r.insert(ts.Body.Rbrace, "} ")
+}
+
+// typeSwitchBind gives a variable to a type switch that binds none and
+// that typeSwitch leaves as it is: without one the interpreter matches no
+// value against a case that names the empty interface (case any, case
+// interface{}) or a type built on it (case []any, case map[string]any),
+// so a switch over a decoded JSON value falls through every case. With
+// one it matches as Go does:
+//
+//	switch v.(type) {  →  switch ts1 := v.(type) {
+//	case []any:        →  case []any: _ = ts1;
+func (r *rewriter) typeSwitchBind(ts *ast.TypeSwitchStmt) {
+	es, ok := ts.Assign.(*ast.ExprStmt)
+	if !ok || r.typeSwitchChain(ts) {
+		return // bound already, or rewritten as a chain of assertions
+	}
+	v := r.fresh("ts")
+	r.insert(es.Pos(), v+" := ")
+	for _, cl := range ts.Body.List {
+		r.insert(cl.(*ast.CaseClause).Colon+1, " _ = "+v+";")
+	}
 }
 
 func isNilIdent(r *rewriter, e ast.Expr) bool {

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -67,12 +68,23 @@ func (c *checker) typeCheck() {
 		stack = append(stack, n)
 		return true
 	})
+	var last *Error
 	for _, te := range terrs {
+		if strings.HasPrefix(te.Msg, "\t") && last != nil {
+			// A continuation of the error before ("\tprevious case",
+			// "\tother declaration of x"): said there, with its line, so
+			// that the list starts at the line to change, not at the
+			// earlier one it refers to.
+			p := c.position(te.Pos)
+			last.Msg += " (" + strings.TrimSpace(te.Msg) + " at line " + strconv.Itoa(p.Line) + ")"
+			continue
+		}
 		hint := safeHint(func() string { return c.hintFor(te, nodes[te.Pos], parents) })
 		if hint == "" {
 			hint = safeHint(func() string { return c.repairHint(te, nodes[te.Pos], parents) })
 		}
-		c.errs = append(c.errs, &Error{Pos: c.position(te.Pos), Msg: te.Msg, Hint: hint})
+		last = &Error{Pos: c.position(te.Pos), Msg: te.Msg, Hint: hint}
+		c.errs = append(c.errs, last)
 	}
 }
 
