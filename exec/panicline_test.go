@@ -187,3 +187,64 @@ func main() {
 		})
 	}
 }
+
+// TestRecoveredPanicSilent: a panic that a recover ends prints nothing on
+// stderr, as in Go, however many interpreted frames it left on the way
+// (the interpreter holds the line of each frame until the panic ends the
+// run or its goroutine; TestPanicAtStatement covers those).
+func TestRecoveredPanicSilent(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race: the worker's interpreter runs without the race detector here (test.sh runs it)")
+	}
+	const src = `package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+type T struct{}
+
+func (T) do(n int) int {
+	if n > 2 {
+		panic(errors.New("too big"))
+	}
+	return n
+}
+
+func twice(n int) int { return T{}.do(n) * 2 }
+
+func safe(n int) (v int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return twice(n), nil
+}
+
+func main() {
+	fmt.Println(safe(1))
+	fmt.Println(safe(5))
+	func() {
+		defer func() { recover() }()
+		var m map[string]int
+		m["x"] = 1
+	}()
+	fmt.Println("done")
+}
+`
+	r := newRunner(t, Options{})
+	tree := fstest.MapFS{"mcp/mcp.go": &fstest.MapFile{Data: []byte("package mcp\n")}}
+	prog, err := check.Check("snippet.go", []byte(src), tree, check.Options{})
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	res, err := r.Run(context.Background(), Request{Source: prog.Source, Tree: tree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Stdout) != "2 <nil>\n0 too big\ndone\n" || len(res.Stderr) != 0 {
+		t.Errorf("stdout %q, stderr %q; want Go's output and nothing on stderr", res.Stdout, res.Stderr)
+	}
+}

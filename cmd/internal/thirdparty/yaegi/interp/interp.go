@@ -588,6 +588,7 @@ func (interp *Interpreter) EvalWithContext(ctx context.Context, src string) (ref
 			if r := recover(); r != nil {
 				var pc [64]uintptr
 				n := runtime.Callers(1, pc[:])
+				interp.writePanicLines() // mcpfs patch
 				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack(), Pos: interp.takePanicPos()}
 			}
 			close(done)
@@ -776,6 +777,10 @@ type panicSite struct {
 	node *node       // the node that panicked
 	call *node       // the call of the last frame the panic left, nil from host code
 	val  interface{} // the panic value
+	// lines are the stderr lines of the frames the panic left, held
+	// until it leaves interpreted code (panicFrame) and dropped when a
+	// recover ends it: a recovered panic prints nothing, as in Go.
+	lines []string
 }
 
 // notePanic records that the panic v leaves a frame at node at, the
@@ -795,7 +800,39 @@ func (interp *Interpreter) notePanic(at, fn, call *node, v interface{}) {
 		p.call, p.val = call, v
 		return
 	}
-	p.node, p.call, p.val = at, call, v
+	p.node, p.call, p.val, p.lines = at, call, v, nil
+}
+
+// panicFrame holds the stderr line of a frame the panic in flight left.
+// The lines are written when the panic ends the run or its goroutine
+// (writePanicLines), and dropped when a recover ends it: a recovered
+// panic prints nothing, as in Go.
+func (interp *Interpreter) panicFrame(line string) {
+	p := &interp.panicked
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lines = append(p.lines, line)
+}
+
+// writePanicLines writes the lines held for the panic in flight.
+func (interp *Interpreter) writePanicLines() {
+	p := &interp.panicked
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.lines {
+		fmt.Fprintln(interp.stderr, l)
+	}
+	p.lines = nil
+}
+
+// goroutinePanics is deferred by each goroutine the interpreter starts: a
+// panic that ends the goroutine (and the process) writes the lines held
+// for it first.
+func (interp *Interpreter) goroutinePanics() {
+	if r := recover(); r != nil {
+		interp.writePanicLines()
+		panic(r)
+	}
 }
 
 // takePanicPos returns where the panic in flight started and forgets it.
@@ -807,7 +844,7 @@ func (interp *Interpreter) takePanicPos() token.Position {
 	if p.node != nil {
 		pos = interp.fset.Position(p.node.pos)
 	}
-	p.node, p.call, p.val = nil, nil, nil
+	p.node, p.call, p.val, p.lines = nil, nil, nil, nil
 	return pos
 }
 

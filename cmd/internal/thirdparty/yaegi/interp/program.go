@@ -143,6 +143,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 		if r != nil {
 			var pc [64]uintptr // 64 frames should be enough.
 			n := runtime.Callers(1, pc[:])
+			interp.writePanicLines() // mcpfs patch
 			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack(), Pos: interp.takePanicPos()}
 		}
 	}()

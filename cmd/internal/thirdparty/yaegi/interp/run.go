@@ -230,7 +230,9 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			// suppress the logging here accordingly, to get a similar and consistent
 			// behavior.
 			if !ok || errorer.Error() != errAbortHandler.Error() {
-				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
+				// mcpfs patch: held until the panic leaves interpreted
+				// code, and dropped if recover ends it first.
+				n.interp.panicFrame(oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)).Error())
 			}
 			f.mutex.Unlock()
 			panic(f.recovered)
@@ -1333,7 +1335,10 @@ func call(n *node) {
 					in[i].Set(value)
 				}
 
-				go callf(in)
+				go func() {
+					defer n.interp.goroutinePanics() // mcpfs patch
+					callf(in)
+				}()
 				return tnext
 			}
 
@@ -1409,7 +1414,10 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
-			go runCfg(def.child[3].start, nf, def, n)
+			go func() {
+				defer n.interp.goroutinePanics() // mcpfs patch
+				runCfg(def.child[3].start, nf, def, n)
+			}()
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
@@ -1576,7 +1584,10 @@ func callBin(n *node) {
 			for i, v := range values {
 				in[i] = getBinValue(getMapType, v, f)
 			}
-			go callFn(value(f), in)
+			go func() {
+				defer n.interp.goroutinePanics() // mcpfs patch
+				callFn(value(f), in)
+			}()
 			return tnext
 		}
 	case fnext != nil:
