@@ -112,6 +112,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				if !types.Identical(from, to) && types.Identical(from.Underlying(), to.Underlying()) {
 					return fmt.Sprintf("%s is a %s: convert it, %s(%s)", c.text(x), c.typeString(from), c.typeString(to), c.text(x))
 				}
+				if h := numericConvertHint(c, x, from, to); h != "" {
+					return h
+				}
 				if h := c.rangeKeyHint(x, to, parents); h != "" {
 					return h
 				}
@@ -946,8 +949,31 @@ func (c *checker) unkeyedHint(x ast.Expr, parents map[ast.Node]ast.Node) string 
 	if !ok {
 		return ""
 	}
-	if _, ok := c.info.Types[lit].Type.Underlying().(*types.Struct); !ok {
+	st, ok := c.info.Types[lit].Type.Underlying().(*types.Struct)
+	if !ok {
 		return ""
+	}
+	// Naming the fields helps only when the value fits another field it
+	// was meant for; a value that fits none needs converting instead.
+	if from := c.info.Types[x].Type; from != nil {
+		fits := false
+		for i := 0; i < st.NumFields(); i++ {
+			if i < len(lit.Elts) && lit.Elts[i] == x {
+				continue
+			}
+			if types.AssignableTo(from, st.Field(i).Type()) {
+				fits = true
+				break
+			}
+		}
+		if !fits {
+			for i, e := range lit.Elts {
+				if e == x && i < st.NumFields() {
+					return numericConvertHint(c, x, from, st.Field(i).Type())
+				}
+			}
+			return ""
+		}
 	}
 	return c.namedFieldsHint(lit)
 }
@@ -3095,4 +3121,20 @@ func (c *checker) pkgNameInFile(name string) bool {
 		}
 	}
 	return false
+}
+
+// numericConvertHint: a typed number where another number type is wanted
+// (a float64 for an int field): convert it, saying what a float-to-int
+// conversion drops.
+func numericConvertHint(c *checker, x ast.Expr, from, to types.Type) string {
+	fb, ok1 := from.Underlying().(*types.Basic)
+	tb, ok2 := to.Underlying().(*types.Basic)
+	if !ok1 || !ok2 || fb.Info()&types.IsUntyped != 0 || fb.Info()&types.IsNumeric == 0 || tb.Info()&types.IsNumeric == 0 {
+		return ""
+	}
+	h := fmt.Sprintf("%s is a %s: convert it, %s(%s)", c.text(x), c.typeString(from), c.typeString(to), c.text(x))
+	if fb.Info()&types.IsFloat != 0 && tb.Info()&types.IsInteger != 0 {
+		h += " (it drops the fraction; math.Round first to round)"
+	}
+	return h
 }

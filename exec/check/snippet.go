@@ -63,10 +63,10 @@ func (c *checker) result() error {
 			continue
 		}
 		if strings.HasPrefix(e.Hint, "add import ") {
-			if imports[e.Msg+"\n"+e.Hint] {
+			if imports[e.Msg] {
 				continue
 			}
-			imports[e.Msg+"\n"+e.Hint] = true
+			imports[e.Msg] = true
 		}
 		out = append(out, e)
 	}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -154,7 +155,7 @@ func (c *checker) hintFor(te types.Error, at []ast.Node, parents map[ast.Node]as
 			}
 			for _, p := range c.allowed {
 				if path.Base(p) == id.Name {
-					return `add import "` + p + `"`
+					return `add import "` + p + `"` + iterUseNote(id, parents)
 				}
 			}
 			// A function of a standard package called without its
@@ -399,4 +400,29 @@ func safeHint(rule func() string) (h string) {
 		}
 	}()
 	return rule()
+}
+
+// iterUseNote: maps.Keys or maps.Values (iterators) written where a slice
+// seems meant (kept in a variable, passed to a function outside slices):
+// the import alone leads to the next error, so say how to get a slice.
+func iterUseNote(id *ast.Ident, parents map[ast.Node]ast.Node) string {
+	sel, ok := parents[id].(*ast.SelectorExpr)
+	if !ok || id.Name != "maps" || (sel.Sel.Name != "Keys" && sel.Sel.Name != "Values") {
+		return ""
+	}
+	call, ok := parents[sel].(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return ""
+	}
+	switch p := parents[call].(type) {
+	case *ast.RangeStmt:
+		return ""
+	case *ast.CallExpr:
+		if f, ok := p.Fun.(*ast.SelectorExpr); ok {
+			if x, ok := f.X.(*ast.Ident); ok && (x.Name == "slices" || x.Name == "maps") {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("; maps.%s returns an iterator (iter.Seq), not a slice: for a sorted slice write slices.Sorted(maps.%s(...)), for a slice slices.Collect(maps.%s(...)) (import \"slices\")", sel.Sel.Name, sel.Sel.Name, sel.Sel.Name)
 }
