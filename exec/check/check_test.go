@@ -86,6 +86,59 @@ func TestMissingImportOnce(t *testing.T) {
 	}
 }
 
+// TestOnePassHints: hints that lead to the fix in one run, not two.
+func TestOnePassHints(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		want      []string // line:col hint of every error
+	}{
+		{"float for an int field of an unkeyed literal",
+			"package main\nimport \"fmt\"\ntype span struct {\n\tc    string\n\tdays int\n}\nfunc main() {\n\th := 36.0\n\tfmt.Println(span{\"a\", h / 24})\n}\n",
+			[]string{"9:24 h / 24 is a float64: convert it, int(h / 24) (it drops the fraction; math.Round first to round)"}},
+		{"int for a float64 variable",
+			"package main\nimport \"fmt\"\nfunc main() {\n\tn := 3\n\tvar f float64 = n\n\tfmt.Println(f)\n}\n",
+			[]string{"5:18 n is an int: convert it, float64(n)"}},
+		{"maps.Keys kept as a slice, without its import",
+			"package main\nimport (\n\t\"fmt\"\n\t\"sort\"\n)\nfunc main() {\n\tm := map[string]int{\"a\": 1}\n\tks := maps.Keys(m)\n\tsort.Strings(ks)\n\tfmt.Println(ks, maps.Values(m))\n}\n",
+			[]string{`8:8 add import "maps"; maps.Keys returns an iterator (iter.Seq), not a slice: for a sorted slice write slices.Sorted(maps.Keys(...)), for a slice slices.Collect(maps.Keys(...)) (import "slices")`}},
+		{"a refused import does not hide the type errors",
+			"package main\nimport (\n\t\"fmt\"\n\t\"os\"\n)\nfunc main() {\n\tn := 3\n\tvar f float64 = n\n\tfmt.Println(f, os.Args)\n}\n",
+			[]string{"4:2 for files use the tools of a filesystem server (mcpfs/servers/...); print results with fmt", "8:18 n is an int: convert it, float64(n)", "9:17 a snippet has no arguments: write the values in the snippet"}},
+	} {
+		_, err := Check("snippet.go", []byte(tt.src), nil, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) {
+			t.Fatalf("%s: got %v, want an ErrorList", tt.name, err)
+		}
+		var got []string
+		for _, e := range el {
+			got = append(got, fmt.Sprintf("%d:%d %s", e.Pos.Line, e.Pos.Column, strings.Split(e.Hint, "\n")[0]))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestLastUseNote: a hint that removes a package's only use says to drop
+// its import too.
+func TestLastUseNote(t *testing.T) {
+	tree := fixTree(t)
+	src := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"mcpfs/mcp\"\n\t\"mcpfs/servers/docstore\"\n)\n\nfunc main() {\n\tr, err := docstore.Search(docstore.SearchArgs{Query: \"x\", Mode: mcp.Ptr(docstore.SearchModeWord)})\n\tfmt.Println(r, err)\n}\n"
+	for _, other := range []string{"", "\tfmt.Println(mcp.Ptr(1))\n"} {
+		s := strings.Replace(src, "\n}\n", "\n"+other+"}\n", 1)
+		_, err := Check("snippet.go", []byte(s), tree, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) != 1 {
+			t.Fatalf("got %v, want one error", err)
+		}
+		says := strings.Contains(el[0].Hint, `remove the import of "mcpfs/mcp"`)
+		if !strings.Contains(el[0].Hint, "Mode: docstore.SearchModeWord") || says != (other == "") {
+			t.Errorf("with %q: hint %q", other, el[0].Hint)
+		}
+	}
+}
+
 func TestErrorListBounded(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("package main\nfunc main() {\n")

@@ -717,7 +717,7 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 				if kv, ok := c.enclosing(x.Pos(), func(n ast.Node) bool { kv, ok := n.(*ast.KeyValueExpr); return ok && kv.Value == x }).(*ast.KeyValueExpr); ok {
 					v = c.text(kv.Key) + ": " + v
 				}
-				return fmt.Sprintf("a required field is a plain %s, not a pointer: write %s", toS, v)
+				return fmt.Sprintf("a required field is a plain %s, not a pointer: write %s%s", toS, v, c.lastUseNote(call.Fun))
 			}
 		}
 		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -3132,9 +3132,37 @@ func numericConvertHint(c *checker, x ast.Expr, from, to types.Type) string {
 	if !ok1 || !ok2 || fb.Info()&types.IsUntyped != 0 || fb.Info()&types.IsNumeric == 0 || tb.Info()&types.IsNumeric == 0 {
 		return ""
 	}
-	h := fmt.Sprintf("%s is a %s: convert it, %s(%s)", c.text(x), c.typeString(from), c.typeString(to), c.text(x))
+	ft := c.typeString(from)
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(ft[0])) {
+		article = "an"
+	}
+	h := fmt.Sprintf("%s is %s %s: convert it, %s(%s)", c.text(x), article, ft, c.typeString(to), c.text(x))
 	if fb.Info()&types.IsFloat != 0 && tb.Info()&types.IsInteger != 0 {
 		h += " (it drops the fraction; math.Round first to round)"
 	}
 	return h
+}
+
+// lastUseNote: the hint removes fun (pkg.F), the snippet's only use of
+// pkg: say to drop its import too, which would be the next error.
+func (c *checker) lastUseNote(fun ast.Expr) string {
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	pn, ok := c.info.Uses[id].(*types.PkgName)
+	if !ok {
+		return ""
+	}
+	for use, obj := range c.info.Uses {
+		if obj == pn && use != id {
+			return ""
+		}
+	}
+	return fmt.Sprintf(", and remove the import of %q, which nothing else uses", pn.Imported().Path())
 }

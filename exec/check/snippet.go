@@ -36,6 +36,11 @@ type checker struct {
 	// unmarshalByRewrite: the json.Unmarshal being checked calls
 	// UnmarshalJSON methods through the rewrite.
 	unmarshalByRewrite bool
+
+	// refusedErrs counts the errors about refused standard imports (and
+	// their members' uses); refusedLines holds those imports' lines.
+	refusedErrs  int
+	refusedLines map[int]bool
 }
 
 func (c *checker) errorf(pos token.Pos, hint, format string, args ...any) {
@@ -136,6 +141,9 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkImports()
 	c.checkNames()
 	if len(c.errs) > 0 {
+		if len(c.errs) == c.refusedErrs {
+			c.typeCheckPastRefused()
+		}
 		return nil, c.result()
 	}
 	c.typeCheck()
@@ -213,8 +221,14 @@ func (c *checker) checkImports() {
 					"import %q is not allowed in snippets", p)
 				continue
 			}
+			n := len(c.errs)
 			c.errorf(im.Path.Pos(), c.importHint(p), "import %q is not allowed in snippets", p)
 			c.refusedUses(im, p)
+			c.refusedErrs += len(c.errs) - n
+			if c.refusedLines == nil {
+				c.refusedLines = map[int]bool{}
+			}
+			c.refusedLines[c.position(im.Pos()).Line] = true
 		}
 	}
 }
@@ -505,4 +519,21 @@ func distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// typeCheckPastRefused type-checks a snippet whose only problems are
+// refused standard imports, so that one pass also reports its type
+// errors; what the refused imports cause (the import itself, an unused
+// import once its uses are refused) is said already and left out.
+func (c *checker) typeCheckPastRefused() {
+	before := len(c.errs)
+	c.typeCheck()
+	kept := c.errs[:before]
+	for _, e := range c.errs[before:] {
+		if c.refusedLines[e.Pos.Line] {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	c.errs = kept
 }
