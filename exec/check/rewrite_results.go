@@ -6,15 +6,21 @@ import (
 	"strings"
 )
 
-// zeroResults makes a function that defers calls return zero results
-// after a recovered panic: the interpreter returns what its result slots
-// held from the function's previous call instead. Unnamed results get
-// names, and every result is set to its zero value where the body starts:
+// zeroResults sets a function's results to their zero values where its
+// body starts, because the interpreter starts them with what its result
+// slots held from the function's previous call: named results read
+// before they are set (n++, sum += x) would add to the previous call's,
+// and a function that defers calls would return the previous results
+// after a recovered panic. Named results are zeroed in every function;
+// unnamed ones, in a function that defers, get names first:
 //
 //	func get(i int) (int, error) { defer ...  →
 //	func get(i int) (r0 int, r1 error) { r0, r1 = *new(int), *new(error); defer ...
 func (r *rewriter) zeroResults(ft *ast.FuncType, body *ast.BlockStmt) {
-	if body == nil || ft.Results == nil || len(ft.Results.List) == 0 || !defersIn(body) {
+	if body == nil || ft.Results == nil || len(ft.Results.List) == 0 {
+		return
+	}
+	if len(ft.Results.List[0].Names) == 0 && !defersIn(body) {
 		return
 	}
 	var names, zeros []string
