@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -101,7 +102,7 @@ func ownedByMe(info iofs.FileInfo) bool {
 
 // buildID identifies this mcpfs binary: an engine only serves clients of
 // the same build, so an upgraded mcpfs never talks to an old engine.
-func buildID() string { return engine.Build() }
+func buildID() string { return cmp.Or(engine.Build(), "unknown") }
 
 // engineAddrFor returns the address of the engine for the data dir of g:
 // one engine process serves every config of a data dir (their servers

@@ -166,17 +166,16 @@ func (d Dirs) OpenSkills() (*skills.Store, error) {
 }
 
 // Build identifies this executable's build: its path, size and time of
-// change. What one build generated and stored, another makes again.
+// change; "" when it cannot be told. What one build generated and
+// stored, another makes again.
 func Build() string {
 	buildOnce.Do(func() {
-		build = "unknown"
 		exe, err := os.Executable()
 		if err != nil {
 			return
 		}
 		info, err := os.Stat(exe)
 		if err != nil {
-			build = exe
 			return
 		}
 		build = fmt.Sprintf("%s:%d:%d", exe, info.Size(), info.ModTime().UnixNano())

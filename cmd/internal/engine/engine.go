@@ -252,9 +252,10 @@ func Start(ctx context.Context, cfg *discovery.Config, opts Options) *Engine {
 	// Every tree the engine publishes keeps its generated packages in one
 	// cache, within one bound.
 	e.genCache = mcpfs.NewGenCache(cmp.Or(cfg.Settings.TreeMemory, opts.TreeMemory))
-	if e.cache != nil {
-		// The next engine reads the tool files this one generates.
-		e.genCache.Persist(e.cache, Build())
+	if b := Build(); e.cache != nil && b != "" {
+		// The next engine reads the tool files this one generates
+		// (unless this build cannot be told from another).
+		e.genCache.Persist(e.cache, b)
 	}
 	e.tree.Store(mcpfs.New(e.withShapes(e.trust.Apply(e.sup.Catalog())), mcpfs.Options{Skills: e.treeSkills, Cache: e.genCache}))
 	updates, stop := e.sup.Watch()
