@@ -1539,7 +1539,20 @@ func callBin(n *node) {
 
 			switch {
 			case isEmptyInterface(c.typ):
-				values = append(values, genValue(c))
+				// An interface{} holding a value of an interpreted
+				// type with methods holds it as a valueInterface:
+				// the compiled function gets the value itself.
+				value := genValue(c)
+				values = append(values, func(f *frame) reflect.Value {
+					v := value(f)
+					if !v.IsValid() || !v.CanInterface() {
+						return v
+					}
+					if _, ok := v.Interface().(valueInterface); ok {
+						return valueInterfaceValue(v)
+					}
+					return v
+				})
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ):
