@@ -34,6 +34,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			return
 		}
 	}
+	r.variadicSliceArg(call)
 	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) || r.errorsCall(call) {
 		return
 	}
@@ -544,4 +545,42 @@ func (r *rewriter) panicCall(call *ast.CallExpr) {
 	})
 	r.insert(arg.Pos(), name+"(")
 	r.insert(arg.End(), ", "+line+")")
+}
+
+// variadicSliceArg rewrites a call of a snippet's variadic function whose
+// one variadic argument is itself a slice of the variadic type (f(xs)
+// for func f(args ...any) and xs []any): Go passes xs as one element,
+// the interpreter spreads it as if it were f(xs...). The argument
+// becomes []E{xs}..., which both read the same.
+func (r *rewriter) variadicSliceArg(call *ast.CallExpr) {
+	if call.Ellipsis.IsValid() {
+		return
+	}
+	sig, ok := r.info.TypeOf(call.Fun).(*types.Signature)
+	if !ok || !sig.Variadic() || len(call.Args) != sig.Params().Len() {
+		return
+	}
+	if id := calleeIdent(call.Fun); id != nil {
+		if fn, ok := r.info.Uses[id].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() != "main" {
+			return // compiled functions get their arguments right
+		}
+	}
+	slice, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+	if !ok {
+		return
+	}
+	last := call.Args[len(call.Args)-1]
+	at := r.info.TypeOf(last)
+	if at == nil || !types.AssignableTo(at, slice.Elem()) {
+		return
+	}
+	if _, isSlice := at.Underlying().(*types.Slice); !isSlice {
+		return
+	}
+	en := r.typeNameQuiet(slice)
+	if en == "" {
+		return
+	}
+	r.insert(last.Pos(), en+"{")
+	r.insert(last.End(), "}...")
 }

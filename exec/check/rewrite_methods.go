@@ -43,12 +43,22 @@ func (r *rewriter) methodSel(sel *ast.SelectorExpr) {
 		if rt == "" || !ok {
 			return
 		}
+		// A method with a pointer receiver, taken from an addressable
+		// value, binds &x: calling it changes x.
+		addr := ""
+		if _, isPtr := recv.(*types.Pointer); !isPtr && !s.Indirect() {
+			if fn, ok := s.Obj().(*types.Func); ok {
+				if _, ptrRecv := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); ptrRecv {
+					rt, addr = "*"+rt, "&"
+				}
+			}
+		}
 		fn := "func(" + params + ")" + results
 		ret := "return "
 		if results == "" {
 			ret = ""
 		}
-		r.insert(sel.Pos(), fmt.Sprintf("func(r %s) %s { return %s { %sr.%s(%s) } }(", rt, fn, fn, ret, sel.Sel.Name, args))
+		r.insert(sel.Pos(), fmt.Sprintf("func(r %s) %s { return %s { %sr.%s(%s) } }(%s", rt, fn, fn, ret, sel.Sel.Name, args, addr))
 		r.replace(sel.X.End(), sel.End(), ")")
 	case types.MethodExpr:
 		// The signature's first parameter is the receiver.
