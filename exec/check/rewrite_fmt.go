@@ -426,7 +426,9 @@ func (r *rewriter) fmtBody(t types.Type, tn string, top, name, methods bool, sh 
 		}
 		return fmt.Sprintf("v := &%s.Value{Type: %s, Kind: %s.Basic, V: %s(x)}\n%sreturn v", sh, ts, sh, un, meth.String())
 	case *types.Pointer:
-		s := fmt.Sprintf("if x == nil {\nreturn &%s.Value{Type: %s, Kind: %s.Pointer, Nil: true}\n}\nv := &%s.Value{Type: %s, Kind: %s.Pointer, V: x}\n%s", sh, ts, sh, sh, ts, sh, meth.String())
+		// fmt calls the methods of a nil pointer too (they may handle
+		// nil); the shim prints <nil> when they panic, as fmt does.
+		s := fmt.Sprintf("if x == nil {\nv := &%s.Value{Type: %s, Kind: %s.Pointer, Nil: true}\n%sreturn v\n}\nv := &%s.Value{Type: %s, Kind: %s.Pointer, V: x}\n%s", sh, ts, sh, meth.String(), sh, ts, sh, meth.String())
 		if top {
 			switch u.Elem().Underlying().(type) {
 			case *types.Struct, *types.Array, *types.Slice, *types.Map:
