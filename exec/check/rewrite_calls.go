@@ -530,6 +530,13 @@ func (r *rewriter) panicCall(call *ast.CallExpr) {
 			tn = n
 		}
 	}
+	// A value of the snippet's own type that is an error is stored as
+	// an error, so that recover gives back a value whose Error method
+	// a type assertion and fmt still see.
+	at := "At"
+	if _, ok := interpNamed(t); ok && tn != "any" && !types.IsInterface(t) && types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
+		at = "AtErr"
+	}
 	msg := "v"
 	if tn == "any" {
 		if empty := types.NewInterfaceType(nil, nil); r.fmtNeeds(empty, true, false, true, map[string]bool{}) {
@@ -541,7 +548,7 @@ func (r *rewriter) panicCall(call *ast.CallExpr) {
 		}
 	}
 	name := r.helper("panic "+tn, "at", func(f string) string {
-		return "func " + f + "(v " + tn + ", line int) " + sh + ".Located { return " + sh + ".At(v, " + fmtName + ".Sprint(" + msg + "), " + strconv.Quote(r.filename) + ", line) }"
+		return "func " + f + "(v " + tn + ", line int) " + sh + ".Located { return " + sh + "." + at + "(v, " + fmtName + ".Sprint(" + msg + "), " + strconv.Quote(r.filename) + ", line) }"
 	})
 	r.insert(arg.Pos(), name+"(")
 	r.insert(arg.End(), ", "+line+")")

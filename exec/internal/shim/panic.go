@@ -62,6 +62,11 @@ func GoPanic(v any) any {
 			return &RuntimeError{Msg: p.msg}
 		}
 	}
+	// A failed type assertion: the interpreter puts the position first,
+	// Go's *runtime.TypeAssertionError does not.
+	if i := strings.Index(msg, ": interface conversion: "); i > 0 && strings.Contains(msg[:i], ".go:") {
+		return &RuntimeError{Msg: msg[i+2:]}
+	}
 	return v
 }
 
@@ -115,6 +120,11 @@ func At(v any, msg, file string, line int) Located {
 	located[l] = v
 	return l
 }
+
+// AtErr is At for a value of the snippet's own type that is an error:
+// taken as an error, it keeps the Error method that a type assertion
+// on the recovered value and fmt look for.
+func AtErr(v error, msg, file string, line int) Located { return At(v, msg, file, line) }
 
 // unlocate returns the original value of a Located panic value.
 func unlocate(l Located) any {

@@ -9,6 +9,7 @@ import (
 // Symbols is this package as the interpreter imports it (ImportPath).
 var Symbols = interp.Exports{ImportPath + "/shim": {
 	"At":         reflect.ValueOf(At),
+	"AtErr":      reflect.ValueOf(AtErr),
 	"Array":      reflect.ValueOf(Array),
 	"Basic":      reflect.ValueOf(Basic),
 	"ByPos":      reflect.ValueOf(ByPos),
