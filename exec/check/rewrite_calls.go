@@ -591,3 +591,32 @@ func (r *rewriter) variadicSliceArg(call *ast.CallExpr) {
 	r.insert(last.Pos(), en+"{")
 	r.insert(last.End(), "}...")
 }
+
+// shiftConst gives the constant left operand of a non-constant shift its
+// type: in p&(1<<i) with p a uint8 type, Go types the 1 as p's type (the
+// type it would have without the shift), the interpreter as int. The
+// operand becomes T(1).
+func (r *rewriter) shiftConst(b *ast.BinaryExpr) {
+	if b.Op != token.SHL && b.Op != token.SHR {
+		return
+	}
+	if tv, ok := r.info.Types[b]; !ok || tv.Value != nil {
+		return // a constant shift
+	}
+	xt, ok := r.info.Types[b.X]
+	if !ok || xt.Value == nil || xt.Type == nil {
+		return
+	}
+	if bt, ok := xt.Type.(*types.Basic); ok && bt.Info()&types.IsUntyped != 0 {
+		return
+	}
+	if lit, ok := ast.Unparen(b.X).(*ast.BasicLit); !ok || lit.Kind != token.INT {
+		return // an operand already typed where it is written
+	}
+	tn := r.typeNameQuiet(xt.Type)
+	if tn == "" {
+		return
+	}
+	r.insert(b.X.Pos(), tn+"(")
+	r.insert(b.X.End(), ")")
+}
