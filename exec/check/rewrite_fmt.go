@@ -173,6 +173,15 @@ func (r *rewriter) fmtCall(call *ast.CallExpr) bool {
 			named = named || u.name
 			continue
 		}
+		if sig, ok := t.Underlying().(*types.Signature); ok && u.name && r.sigNamesInterp(sig) {
+			// %T of a function whose signature names the snippet's
+			// types: the interpreter prints their structs.
+			sh := r.qualify(types.NewPackage(shimPath, "shim"))
+			r.insert(a.Pos(), fmt.Sprintf("func(x %s) any { return &%s.Value{Type: %s, Kind: %s.Pointer, V: x, Nil: x == nil} }(", r.typeNameQuiet(t), sh, strconv.Quote(reflectString(t)), sh))
+			r.insert(a.End(), ")")
+			named = true
+			continue
+		}
 		if !r.fmtNeeds(t, true, u.name, true, map[string]bool{}) {
 			continue
 		}
@@ -718,4 +727,17 @@ func reflectString(t types.Type) string {
 		return "interface { " + strings.Join(parts, "; ") + " }"
 	}
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// sigNamesInterp reports whether a parameter or result of sig names a
+// type declared by interpreted code.
+func (r *rewriter) sigNamesInterp(sig *types.Signature) bool {
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tup.Len(); i++ {
+			if r.fmtNeeds(tup.At(i).Type(), false, true, false, map[string]bool{}) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -328,7 +328,7 @@ func writePointer(w *bytes.Buffer, s *state, verb rune, typ string, p any, isNil
 	var u uintptr
 	if !isNil && p != nil {
 		rv := reflect.ValueOf(p)
-		if rv.Kind() == reflect.Pointer {
+		if rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Func {
 			u = rv.Pointer()
 		}
 	}

@@ -3093,6 +3093,12 @@ func _case(n *node) {
 						destValue(f).Set(elem)
 						return tnext
 					}
+					// An interface{} holding a value of an interpreted
+					// type with methods: match that type by its id.
+					if vi, ok := ival.(valueInterface); ok && vi.node != nil && typ.cat != interfaceT && vi.node.typ.id() == typ.id() {
+						destValue(f).Set(vi.value)
+						return tnext
+					}
 					return fnext
 				}
 				if vi, ok := v.Interface().(valueInterface); ok {
