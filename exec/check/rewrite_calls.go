@@ -535,7 +535,11 @@ func (r *rewriter) panicCall(call *ast.CallExpr) {
 	// an error, so that recover gives back a value whose Error method
 	// a type assertion and fmt still see.
 	at := "At"
-	if _, ok := interpNamed(t); ok && tn != "any" && !types.IsInterface(t) && types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
+	own := t
+	if p, ok := t.(*types.Pointer); ok {
+		own = p.Elem()
+	}
+	if _, ok := interpNamed(own); ok && tn != "any" && !types.IsInterface(t) && types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
 		at = "AtErr"
 	}
 	msg := "v"
