@@ -560,16 +560,17 @@ func (r *rewriter) panicCall(call *ast.CallExpr) {
 }
 
 // variadicSliceArg rewrites a call of a snippet's variadic function whose
-// one variadic argument is itself a slice of the variadic type (f(xs)
-// for func f(args ...any) and xs []any): Go passes xs as one element,
-// the interpreter spreads it as if it were f(xs...). The argument
-// becomes []E{xs}..., which both read the same.
+// first variadic argument is itself a slice of the variadic type, or an
+// interface that may hold one (f(xs), f(xs, y), f(any(xs)) for
+// func f(args ...any) and xs []any): Go passes xs as one element, the
+// interpreter spreads it as if it were f(xs...). The
+// variadic arguments become []E{xs, y}..., which both read the same.
 func (r *rewriter) variadicSliceArg(call *ast.CallExpr) {
 	if call.Ellipsis.IsValid() {
 		return
 	}
 	sig, ok := r.info.TypeOf(call.Fun).(*types.Signature)
-	if !ok || !sig.Variadic() || len(call.Args) != sig.Params().Len() {
+	if !ok || !sig.Variadic() || len(call.Args) < sig.Params().Len() {
 		return
 	}
 	if id := calleeIdent(call.Fun); id != nil {
@@ -581,20 +582,21 @@ func (r *rewriter) variadicSliceArg(call *ast.CallExpr) {
 	if !ok {
 		return
 	}
-	last := call.Args[len(call.Args)-1]
-	at := r.info.TypeOf(last)
+	first := call.Args[sig.Params().Len()-1]
+	at := r.info.TypeOf(first)
 	if at == nil || !types.AssignableTo(at, slice.Elem()) {
 		return
 	}
-	if _, isSlice := at.Underlying().(*types.Slice); !isSlice {
+	// A slice, or an interface that may hold one (any(xs)).
+	if _, isSlice := at.Underlying().(*types.Slice); !isSlice && !types.IsInterface(at) {
 		return
 	}
 	en := r.typeNameQuiet(slice)
 	if en == "" {
 		return
 	}
-	r.insert(last.Pos(), en+"{")
-	r.insert(last.End(), "}...")
+	r.insert(first.Pos(), en+"{")
+	r.insert(call.Args[len(call.Args)-1].End(), "}...")
 }
 
 // shiftConst gives the constant left operand of a non-constant shift its
