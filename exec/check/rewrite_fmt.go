@@ -367,6 +367,13 @@ func (r *rewriter) dynCandidates(iface types.Type, top, name bool) []types.Type 
 			}
 			if r.fmtNeeds(t, top, name, true, map[string]bool{}) {
 				out = append(out, t)
+				continue
+			}
+			// Inside a slice, map or struct, an interface holding a
+			// struct of a type with methods holds the interpreter's
+			// wrapper, which fmt prints as {0xc000… {…}}.
+			if _, isStruct := t.Underlying().(*types.Struct); isStruct && !top && types.NewMethodSet(types.NewPointer(t)).Len() > 0 {
+				out = append(out, t)
 			}
 		}
 	}
