@@ -139,6 +139,9 @@ var stdHelpers = map[string]string{
 	}
 	return append($S{}, s...)
 }`,
+	"slices.Clip": `func $F(s $S) $S {
+	return s[:len(s):len(s)]
+}`,
 	"slices.Compact": `func $F(s $S) $S {
 	if len(s) < 2 {
 		return s

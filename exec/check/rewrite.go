@@ -344,6 +344,8 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 		r.indexExpr(n, stack)
 	case *ast.SliceExpr:
 		r.sliceExpr(n)
+	case *ast.BinaryExpr:
+		r.shiftConst(n)
 	case *ast.DeferStmt:
 		r.defers = append(r.defers, n)
 		if loop := enclosingLoop(stack); loop != nil {

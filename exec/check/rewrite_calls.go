@@ -34,6 +34,8 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			return
 		}
 	}
+	r.variadicSliceArg(call)
+	r.contextKey(call)
 	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) || r.errorsCall(call) {
 		return
 	}
@@ -529,6 +531,17 @@ func (r *rewriter) panicCall(call *ast.CallExpr) {
 			tn = n
 		}
 	}
+	// A value of the snippet's own type that is an error is stored as
+	// an error, so that recover gives back a value whose Error method
+	// a type assertion and fmt still see.
+	at := "At"
+	own := t
+	if p, ok := t.(*types.Pointer); ok {
+		own = p.Elem()
+	}
+	if _, ok := interpNamed(own); ok && tn != "any" && !types.IsInterface(t) && types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface)) {
+		at = "AtErr"
+	}
 	msg := "v"
 	if tn == "any" {
 		if empty := types.NewInterfaceType(nil, nil); r.fmtNeeds(empty, true, false, true, map[string]bool{}) {
@@ -540,8 +553,117 @@ func (r *rewriter) panicCall(call *ast.CallExpr) {
 		}
 	}
 	name := r.helper("panic "+tn, "at", func(f string) string {
-		return "func " + f + "(v " + tn + ", line int) " + sh + ".Located { return " + sh + ".At(v, " + fmtName + ".Sprint(" + msg + "), " + strconv.Quote(r.filename) + ", line) }"
+		return "func " + f + "(v " + tn + ", line int) " + sh + ".Located { return " + sh + "." + at + "(v, " + fmtName + ".Sprint(" + msg + "), " + strconv.Quote(r.filename) + ", line) }"
 	})
 	r.insert(arg.Pos(), name+"(")
 	r.insert(arg.End(), ", "+line+")")
+}
+
+// variadicSliceArg rewrites a call of a snippet's variadic function whose
+// first variadic argument is itself a slice of the variadic type, or an
+// interface that may hold one (f(xs), f(xs, y), f(any(xs)) for
+// func f(args ...any) and xs []any): Go passes xs as one element, the
+// interpreter spreads it as if it were f(xs...). The
+// variadic arguments become []E{xs, y}..., which both read the same.
+func (r *rewriter) variadicSliceArg(call *ast.CallExpr) {
+	if call.Ellipsis.IsValid() {
+		return
+	}
+	sig, ok := r.info.TypeOf(call.Fun).(*types.Signature)
+	if !ok || !sig.Variadic() || len(call.Args) < sig.Params().Len() {
+		return
+	}
+	if id := calleeIdent(call.Fun); id != nil {
+		if fn, ok := r.info.Uses[id].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() != "main" {
+			return // compiled functions get their arguments right
+		}
+	}
+	slice, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+	if !ok {
+		return
+	}
+	first := call.Args[sig.Params().Len()-1]
+	at := r.info.TypeOf(first)
+	if at == nil || !types.AssignableTo(at, slice.Elem()) {
+		return
+	}
+	// A slice, or an interface that may hold one (any(xs)).
+	if _, isSlice := at.Underlying().(*types.Slice); !isSlice && !types.IsInterface(at) {
+		return
+	}
+	en := r.typeNameQuiet(slice)
+	if en == "" {
+		return
+	}
+	r.insert(first.Pos(), en+"{")
+	r.insert(call.Args[len(call.Args)-1].End(), "}...")
+}
+
+// shiftConst gives the constant left operand of a non-constant shift its
+// type: in p&(1<<i) with p a uint8 type, Go types the 1 as p's type (the
+// type it would have without the shift), the interpreter as int. The
+// operand becomes T(1).
+func (r *rewriter) shiftConst(b *ast.BinaryExpr) {
+	if b.Op != token.SHL && b.Op != token.SHR {
+		return
+	}
+	if tv, ok := r.info.Types[b]; !ok || tv.Value != nil {
+		return // a constant shift
+	}
+	xt, ok := r.info.Types[b.X]
+	if !ok || xt.Value == nil || xt.Type == nil {
+		return
+	}
+	if bt, ok := xt.Type.(*types.Basic); ok && bt.Info()&types.IsUntyped != 0 {
+		return
+	}
+	if lit, ok := ast.Unparen(b.X).(*ast.BasicLit); !ok || lit.Kind != token.INT {
+		return // an operand already typed where it is written
+	}
+	tn := r.typeNameQuiet(xt.Type)
+	if tn == "" {
+		return
+	}
+	r.insert(b.X.Pos(), tn+"(")
+	r.insert(b.X.End(), ")")
+}
+
+// contextKey rewrites the key of context.WithValue and Context.Value when
+// its type is the snippet's own: in an interface the interpreter cannot
+// tell key("user") (type key string) from the string "user", nor two
+// struct types of the same fields apart. The key becomes
+// shim.Key{Type: "main.key", V: k}, which only the same type's keys equal.
+func (r *rewriter) contextKey(call *ast.CallExpr) {
+	id := calleeIdent(call.Fun)
+	if id == nil {
+		return
+	}
+	fn, ok := r.info.Uses[id].(*types.Func)
+	if !ok {
+		return
+	}
+	var key ast.Expr
+	switch fn.FullName() {
+	case "context.WithValue":
+		if len(call.Args) == 3 {
+			key = call.Args[1]
+		}
+	case "(context.Context).Value":
+		if len(call.Args) == 1 {
+			key = call.Args[0]
+		}
+	}
+	if key == nil {
+		return
+	}
+	t := r.info.TypeOf(key)
+	if t == nil || types.IsInterface(t) {
+		return
+	}
+	if _, ok := interpNamed(t); !ok {
+		return
+	}
+	sh := r.qualify(types.NewPackage(shimPath, "shim"))
+	r.insert(key.Pos(), fmt.Sprintf("%s.Key{Type: %s, V: ", sh, strconv.Quote(reflectString(t))))
+	r.insert(key.End(), "}")
 }

@@ -173,6 +173,15 @@ func (r *rewriter) fmtCall(call *ast.CallExpr) bool {
 			named = named || u.name
 			continue
 		}
+		if sig, ok := t.Underlying().(*types.Signature); ok && u.name && r.sigNamesInterp(sig) {
+			// %T of a function whose signature names the snippet's
+			// types: the interpreter prints their structs.
+			sh := r.qualify(types.NewPackage(shimPath, "shim"))
+			r.insert(a.Pos(), fmt.Sprintf("func(x %s) any { return &%s.Value{Type: %s, Kind: %s.Pointer, V: x, Nil: x == nil} }(", r.typeNameQuiet(t), sh, strconv.Quote(reflectString(t)), sh))
+			r.insert(a.End(), ")")
+			named = true
+			continue
+		}
 		if !r.fmtNeeds(t, true, u.name, true, map[string]bool{}) {
 			continue
 		}
@@ -358,6 +367,13 @@ func (r *rewriter) dynCandidates(iface types.Type, top, name bool) []types.Type 
 			}
 			if r.fmtNeeds(t, top, name, true, map[string]bool{}) {
 				out = append(out, t)
+				continue
+			}
+			// Inside a slice, map or struct, an interface holding a
+			// struct of a type with methods holds the interpreter's
+			// wrapper, which fmt prints as {0xc000… {…}}.
+			if _, isStruct := t.Underlying().(*types.Struct); isStruct && !top && types.NewMethodSet(types.NewPointer(t)).Len() > 0 {
+				out = append(out, t)
 			}
 		}
 	}
@@ -426,7 +442,9 @@ func (r *rewriter) fmtBody(t types.Type, tn string, top, name, methods bool, sh 
 		}
 		return fmt.Sprintf("v := &%s.Value{Type: %s, Kind: %s.Basic, V: %s(x)}\n%sreturn v", sh, ts, sh, un, meth.String())
 	case *types.Pointer:
-		s := fmt.Sprintf("if x == nil {\nreturn &%s.Value{Type: %s, Kind: %s.Pointer, Nil: true}\n}\nv := &%s.Value{Type: %s, Kind: %s.Pointer, V: x}\n%s", sh, ts, sh, sh, ts, sh, meth.String())
+		// fmt calls the methods of a nil pointer too (they may handle
+		// nil); the shim prints <nil> when they panic, as fmt does.
+		s := fmt.Sprintf("if x == nil {\nv := &%s.Value{Type: %s, Kind: %s.Pointer, Nil: true}\n%sreturn v\n}\nv := &%s.Value{Type: %s, Kind: %s.Pointer, V: x}\n%s", sh, ts, sh, meth.String(), sh, ts, sh, meth.String())
 		if top {
 			switch u.Elem().Underlying().(type) {
 			case *types.Struct, *types.Array, *types.Slice, *types.Map:
@@ -716,4 +734,17 @@ func reflectString(t types.Type) string {
 		return "interface { " + strings.Join(parts, "; ") + " }"
 	}
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// sigNamesInterp reports whether a parameter or result of sig names a
+// type declared by interpreted code.
+func (r *rewriter) sigNamesInterp(sig *types.Signature) bool {
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tup.Len(); i++ {
+			if r.fmtNeeds(tup.At(i).Type(), false, true, false, map[string]bool{}) {
+				return true
+			}
+		}
+	}
+	return false
 }

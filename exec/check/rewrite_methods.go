@@ -43,12 +43,22 @@ func (r *rewriter) methodSel(sel *ast.SelectorExpr) {
 		if rt == "" || !ok {
 			return
 		}
+		// A method with a pointer receiver, taken from an addressable
+		// value, binds &x: calling it changes x.
+		addr := ""
+		if _, isPtr := recv.(*types.Pointer); !isPtr && !s.Indirect() {
+			if fn, ok := s.Obj().(*types.Func); ok {
+				if _, ptrRecv := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); ptrRecv {
+					rt, addr = "*"+rt, "&"
+				}
+			}
+		}
 		fn := "func(" + params + ")" + results
 		ret := "return "
 		if results == "" {
 			ret = ""
 		}
-		r.insert(sel.Pos(), fmt.Sprintf("func(r %s) %s { return %s { %sr.%s(%s) } }(", rt, fn, fn, ret, sel.Sel.Name, args))
+		r.insert(sel.Pos(), fmt.Sprintf("func(r %s) %s { return %s { %sr.%s(%s) } }(%s", rt, fn, fn, ret, sel.Sel.Name, args, addr))
 		r.replace(sel.X.End(), sel.End(), ")")
 	case types.MethodExpr:
 		// The signature's first parameter is the receiver.
@@ -213,7 +223,22 @@ func (r *rewriter) asHelper(xt, t types.Type) string {
 			return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nif v == nil {\nreturn nil, false\n}\nreturn v, true\n}\n"
 		}
 		if isIface && own {
-			return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nswitch x := v.(type) {\ncase " + tn + ":\nreturn x, true\n}\nreturn nil, false\n}\n"
+			// The interpreter's type switch counts a pointer's methods
+			// in a value's method set: the snippet's types that
+			// implement T only through their pointer are cased first.
+			var ptrOnly []string
+			for _, c := range r.concreteTypes() {
+				if !types.Implements(c, it) && types.Implements(types.NewPointer(c), it) {
+					if cn := r.typeNameQuiet(c); cn != "" {
+						ptrOnly = append(ptrOnly, cn)
+					}
+				}
+			}
+			not := ""
+			if len(ptrOnly) > 0 {
+				not = "case " + strings.Join(ptrOnly, ", ") + ":\nreturn nil, false\n"
+			}
+			return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nswitch x := v.(type) {\n" + not + "case " + tn + ":\nreturn x, true\n}\nreturn nil, false\n}\n"
 		}
 		return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nif v == nil {\nreturn *new(" + tn + "), false\n}\nx, ok := v.(" + tn + ")\nreturn x, ok\n}\n"
 	})

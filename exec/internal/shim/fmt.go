@@ -129,7 +129,19 @@ func (f fstate) Flag(c int) bool {
 
 // methods applies the methods fmt calls (handleMethods in fmt/print.go)
 // and reports whether one wrote the value.
-func (v *Value) methods(w *bytes.Buffer, s *state, verb rune) bool {
+func (v *Value) methods(w *bytes.Buffer, s *state, verb rune) (done bool) {
+	if v.Kind == Pointer && v.Nil {
+		// A method that panics on a nil receiver prints <nil>
+		// (catchPanic in fmt/print.go).
+		n := w.Len()
+		defer func() {
+			if r := recover(); r != nil {
+				w.Truncate(n)
+				w.WriteString("<nil>")
+				done = true
+			}
+		}()
+	}
 	if v.Fmt != nil {
 		v.Fmt(fstate{w, s}, verb)
 		return true
@@ -316,7 +328,7 @@ func writePointer(w *bytes.Buffer, s *state, verb rune, typ string, p any, isNil
 	var u uintptr
 	if !isNil && p != nil {
 		rv := reflect.ValueOf(p)
-		if rv.Kind() == reflect.Pointer {
+		if rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Func {
 			u = rv.Pointer()
 		}
 	}

@@ -62,6 +62,11 @@ func GoPanic(v any) any {
 			return &RuntimeError{Msg: p.msg}
 		}
 	}
+	// A failed type assertion: the interpreter puts the position first,
+	// Go's *runtime.TypeAssertionError does not.
+	if i := strings.Index(msg, ": interface conversion: "); i > 0 && strings.Contains(msg[:i], ".go:") {
+		return &RuntimeError{Msg: msg[i+2:]}
+	}
 	return v
 }
 
@@ -116,6 +121,11 @@ func At(v any, msg, file string, line int) Located {
 	return l
 }
 
+// AtErr is At for a value of the snippet's own type that is an error:
+// taken as an error, it keeps the Error method that a type assertion
+// on the recovered value and fmt look for.
+func AtErr(v error, msg, file string, line int) Located { return At(v, msg, file, line) }
+
 // unlocate returns the original value of a Located panic value.
 func unlocate(l Located) any {
 	locatedMu.Lock()
@@ -124,4 +134,13 @@ func unlocate(l Located) any {
 		return v
 	}
 	return string(l)
+}
+
+// Key stands for a context key of a snippet's type: the interpreter
+// holds a value of a named type without methods as its underlying type,
+// so key("user") would find what was stored under the string "user".
+// Type is the Go name of the key's type.
+type Key struct {
+	Type string
+	V    any
 }

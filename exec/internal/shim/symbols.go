@@ -9,6 +9,7 @@ import (
 // Symbols is this package as the interpreter imports it (ImportPath).
 var Symbols = interp.Exports{ImportPath + "/shim": {
 	"At":         reflect.ValueOf(At),
+	"AtErr":      reflect.ValueOf(AtErr),
 	"Array":      reflect.ValueOf(Array),
 	"Basic":      reflect.ValueOf(Basic),
 	"ByPos":      reflect.ValueOf(ByPos),
@@ -40,6 +41,7 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 
 	"Err":          reflect.ValueOf((*Err)(nil)),
 	"JSON":         reflect.ValueOf((*JSON)(nil)),
+	"Key":          reflect.ValueOf((*Key)(nil)),
 	"Located":      reflect.ValueOf((*Located)(nil)),
 	"Kind":         reflect.ValueOf((*Kind)(nil)),
 	"RuntimeError": reflect.ValueOf((*RuntimeError)(nil)),

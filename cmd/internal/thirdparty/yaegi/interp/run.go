@@ -1102,7 +1102,10 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		}
 		switch v.Kind() {
 		case reflect.Chan, reflect.Func, reflect.Interface, reflect.Map, reflect.Ptr, reflect.Slice:
-			if v.IsNil() {
+			// A nil interface or the nil literal gives a nil interface;
+			// a nil pointer (map, slice...) of a type with the methods
+			// gives an interface that holds it, which is not nil.
+			if v.IsNil() && (v.Kind() == reflect.Interface || n.typ.cat == nilT || isInterfaceSrc(n.typ)) {
 				return reflect.New(typ).Elem()
 			}
 		}
@@ -1539,7 +1542,20 @@ func callBin(n *node) {
 
 			switch {
 			case isEmptyInterface(c.typ):
-				values = append(values, genValue(c))
+				// An interface{} holding a value of an interpreted
+				// type with methods holds it as a valueInterface:
+				// the compiled function gets the value itself.
+				value := genValue(c)
+				values = append(values, func(f *frame) reflect.Value {
+					v := value(f)
+					if !v.IsValid() || !v.CanInterface() {
+						return v
+					}
+					if _, ok := v.Interface().(valueInterface); ok {
+						return valueInterfaceValue(v)
+					}
+					return v
+				})
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ):
@@ -2985,6 +3001,21 @@ func _case(n *node) {
 					// TODO(mpl): I'm assuming here that !ok means that we're dealing with the empty
 					// interface case. But maybe we should make sure by checking the relevant cat
 					// instead? later. Use t := v.Type(); t.Kind() == reflect.Interface , like above.
+					if !ok && ival != nil {
+						// A value of an interpreted type held in a binary
+						// interface (error, fmt.Stringer) sits in a
+						// wrapper: match its concrete value's type, as a
+						// type assertion does.
+						if wv := reflect.ValueOf(ival); wv.Kind() == reflect.Struct && wv.NumField() > 0 && wv.Type().Field(0).Name == "IValue" {
+							if cv := wv.Field(0).Elem(); cv.IsValid() {
+								for _, typ := range types {
+									if rt := typ.TypeOf(); typ.cat != nilT && rt != nil && rt.Kind() != reflect.Interface && cv.Type() == rt {
+										return tnext
+									}
+								}
+							}
+						}
+					}
 					if !ok {
 						var stype string
 						if ival != nil {
@@ -3060,6 +3091,12 @@ func _case(n *node) {
 					}
 					if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
 						destValue(f).Set(elem)
+						return tnext
+					}
+					// An interface{} holding a value of an interpreted
+					// type with methods: match that type by its id.
+					if vi, ok := ival.(valueInterface); ok && vi.node != nil && typ.cat != interfaceT && vi.node.typ.id() == typ.id() {
+						destValue(f).Set(vi.value)
 						return tnext
 					}
 					return fnext

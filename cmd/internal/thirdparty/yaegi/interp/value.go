@@ -250,6 +250,10 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 			nod = vi.node
 		}
 
+		// A struct or an array put in an interface is a copy: the
+		// variable it came from may change afterwards.
+		v = copyAggregate(v)
+
 		// empty interface, do not wrap.
 		if nod != nil && isEmptyInterface(nod.typ) {
 			return v
@@ -257,6 +261,21 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 
 		return reflect.ValueOf(valueInterface{nod, v})
 	}
+}
+
+// copyAggregate returns a copy of v when v is an addressable struct or
+// array (a variable, a field, an element), so that the interface value
+// made of it does not change with the variable.
+func copyAggregate(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !v.CanAddr() {
+		return v
+	}
+	if k := v.Kind(); k != reflect.Struct && k != reflect.Array {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
 }
 
 func getConcreteValue(val reflect.Value) reflect.Value {
