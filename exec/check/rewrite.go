@@ -740,27 +740,13 @@ func (r *rewriter) moveHoisted() {
 	sort.Slice(decls, func(i, j int) bool { return decls[i].Pos() < decls[j].Pos() })
 	for _, gd := range decls {
 		start, end := r.off(gd.Pos()), r.off(gd.End())
-		var inside, rest []edit
+		r.defs = append(r.defs, r.render(start, end, r.edits)+"\n")
+		var rest []edit
 		for _, e := range r.edits {
-			if e.start >= start && e.end <= end {
-				inside = append(inside, e)
-			} else {
+			if e.start < start || e.end > end {
 				rest = append(rest, e)
 			}
 		}
-		sort.SliceStable(inside, func(i, j int) bool { return inside[i].start < inside[j].start })
-		var b strings.Builder
-		last := start
-		for _, e := range inside {
-			if e.start < last {
-				continue
-			}
-			b.Write(r.src[last:e.start])
-			b.WriteString(e.text)
-			last = e.end
-		}
-		b.Write(r.src[last:end])
-		r.defs = append(r.defs, b.String()+"\n")
 		r.edits = append(rest, edit{start, end, strings.Repeat("\n", strings.Count(string(r.src[start:end]), "\n"))})
 	}
 }

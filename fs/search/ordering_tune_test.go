@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -127,40 +126,9 @@ func TestOrdering(t *testing.T) {
 		sets[s] = readQueries(t, "testdata/"+s+".txt")
 	}
 	grid := append([]params{noOrdering}, orderGrid()...)
-	type fig struct{ r1, r5 float64 }
-	figs := make([]map[string]fig, len(grid))
-	var wg sync.WaitGroup
-	sem := make(chan bool, 2)
-	for i, p := range grid {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- true
-			defer func() { <-sem }()
-			x := newIndex(docs, p)
-			m := map[string]fig{}
-			for _, s := range wnSets {
-				r1, r5 := setRecall(x, sets[s])
-				m[s] = fig{r1, r5}
-			}
-			figs[i] = m
-		}()
-	}
-	wg.Wait()
-	score := func(i int, on []string) float64 {
-		sum := 0.0
-		for _, s := range on {
-			sum += (figs[i][s].r1 + figs[i][s].r5) / 2
-		}
-		return sum / float64(len(on))
-	}
-	line := func(i int, on []string) string {
-		var b strings.Builder
-		for _, s := range on {
-			fmt.Fprintf(&b, " %s %.1f/%.1f", s, 100*figs[i][s].r1, 100*figs[i][s].r5)
-		}
-		return b.String()
-	}
+	figs := measureGrid(docs, grid, sets)
+	score := figs.score
+	line := figs.line
 	if os.Getenv("SEARCH_ORDER_ALL") != "" {
 		for i := range grid {
 			t.Logf("%-60s%s mean %.2f", grid[i].orderString(), line(i, wnSets), 100*score(i, wnSets))

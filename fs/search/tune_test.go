@@ -289,33 +289,8 @@ func TestWordNet(t *testing.T) {
 		}
 		off.noVocab = true
 	}
-	type fig struct{ r1, r5 float64 }
-	figs := make([]map[string]fig, len(grid))
-	var wg sync.WaitGroup
-	sem := make(chan bool, 2)
-	for i, p := range grid {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- true
-			defer func() { <-sem }()
-			x := newIndex(docs, p)
-			m := map[string]fig{}
-			for _, s := range wnSets {
-				r1, r5 := setRecall(x, sets[s])
-				m[s] = fig{r1, r5}
-			}
-			figs[i] = m
-		}()
-	}
-	wg.Wait()
-	score := func(i int, on []string) float64 {
-		sum := 0.0
-		for _, s := range on {
-			sum += (figs[i][s].r1 + figs[i][s].r5) / 2
-		}
-		return sum / float64(len(on))
-	}
+	figs := measureGrid(docs, grid, sets)
+	score := figs.score
 	best := func(on []string) int {
 		b := 0
 		for i := range grid {
@@ -325,13 +300,7 @@ func TestWordNet(t *testing.T) {
 		}
 		return b
 	}
-	line := func(i int, on []string) string {
-		var b strings.Builder
-		for _, s := range on {
-			fmt.Fprintf(&b, " %s %.1f/%.1f", s, 100*figs[i][s].r1, 100*figs[i][s].r5)
-		}
-		return b.String()
-	}
+	line := figs.line
 	if os.Getenv("SEARCH_WN_ALL") != "" {
 		for i := range grid {
 			t.Logf("%-62s%s mean %.2f", grid[i].wnString(), line(i, wnSets), 100*score(i, wnSets))
@@ -401,4 +370,53 @@ func TestWordNet(t *testing.T) {
 			t.Logf("every set, %s:%s", p.wnString(), sb.String())
 		}
 	}
+}
+
+// setFig is a setting's recall@1 and @5 on one query set.
+type setFig struct{ r1, r5 float64 }
+
+// gridFigs are the figures of each setting of a grid, by query set.
+type gridFigs []map[string]setFig
+
+// measureGrid measures each setting of grid on the sets of wnSets, two
+// settings at a time.
+func measureGrid(docs []Doc, grid []params, sets map[string][]query) gridFigs {
+	figs := make(gridFigs, len(grid))
+	var wg sync.WaitGroup
+	sem := make(chan bool, 2)
+	for i, p := range grid {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- true
+			defer func() { <-sem }()
+			x := newIndex(docs, p)
+			m := map[string]setFig{}
+			for _, s := range wnSets {
+				r1, r5 := setRecall(x, sets[s])
+				m[s] = setFig{r1, r5}
+			}
+			figs[i] = m
+		}()
+	}
+	wg.Wait()
+	return figs
+}
+
+// score is the mean of (@1+@5)/2 of setting i over the sets on.
+func (g gridFigs) score(i int, on []string) float64 {
+	sum := 0.0
+	for _, s := range on {
+		sum += (g[i][s].r1 + g[i][s].r5) / 2
+	}
+	return sum / float64(len(on))
+}
+
+// line lists setting i's figures on the sets on.
+func (g gridFigs) line(i int, on []string) string {
+	var b strings.Builder
+	for _, s := range on {
+		fmt.Fprintf(&b, " %s %.1f/%.1f", s, 100*g[i][s].r1, 100*g[i][s].r5)
+	}
+	return b.String()
 }
