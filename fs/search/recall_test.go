@@ -38,6 +38,8 @@ const (
 	floorBlind2At5 = 0.84
 	floorBlind3At1 = 0.63
 	floorBlind3At5 = 0.84
+	floorBlind4At1 = 0.54
+	floorBlind4At5 = 0.79
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
@@ -291,6 +293,7 @@ func TestRecall(t *testing.T) {
 		{"testdata/blind.txt", floorBlind1, floorBlind5, true},
 		{"testdata/blind2.txt", floorBlind2At1, floorBlind2At5, true},
 		{"testdata/blind3.txt", floorBlind3At1, floorBlind3At5, true},
+		{"testdata/blind4.txt", floorBlind4At1, floorBlind4At5, true},
 	} {
 		qs := readQueries(t, set.file)
 		r1, r5, misses := recall(qs, searchRanker(x))
@@ -347,9 +350,9 @@ func BenchmarkRecall(b *testing.B) {
 // after the third, before a thesaurus was tried), blind (written before
 // the fourth round's techniques were measured) and blind2 (written from
 // the listings alone after the fifth round, by someone who had not read
-// the search code or the other sets) and blind3 (written the same way
-// after the seventh round).
-var querySets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3"}
+// the search code or the other sets), blind3 (written the same way
+// after the seventh round) and blind4 (the same way, after the ninth).
+var querySets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4"}
 
 // BenchmarkIndex builds the index of the twelve servers' 122 tools, as a
 // face does when the catalog changes.
