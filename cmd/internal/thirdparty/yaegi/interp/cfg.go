@@ -947,8 +947,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = t
 					return
 				}
-				g, found, err := genAST(sc, t.node.anc, []*itype{c1.typ})
-				if err != nil {
+				t1 := c1.typ
+				if t1 == nil {
+					// An instantiated generic type (Pair[K, V]) has no type yet.
+					if t1, err = nodeType(interp, sc, c1); err != nil {
+						return
+					}
+				}
+				var g *node
+				var found bool
+				if g, found, err = genAST(sc, t.node.anc, []*itype{t1}); err != nil {
 					return
 				}
 				if !found {
@@ -968,8 +976,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				name := t.id() + "[" + n.child[1].typ.id() + "]"
 				sym, _, ok := sc.lookup(name)
 				if !ok {
-					err = n.cfgErrorf("type not found: %s", name)
-					return
+					// Not instantiated yet (a type argument of an
+					// explicit instantiation, Id[Box[int]]): do it.
+					typ, err1 := nodeType(interp, sc, n)
+					if err1 != nil || typ.cat == genericT {
+						err = n.cfgErrorf("type not found: %s", name)
+						return
+					}
+					sym = &symbol{kind: typeSym, typ: typ}
 				}
 				n.gen = nop
 				n.typ = sym.typ
@@ -1110,10 +1124,21 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				fun := c0.child[0].sym.node
 				lt := []*itype{}
 				for _, c := range c0.child[1:] {
-					lt = append(lt, c.typ)
+					// A type argument that is itself an instantiated generic
+					// type (Pair[K, V]) has no type yet: resolve it.
+					t := c.typ
+					if t == nil {
+						if t, err = nodeType(interp, sc, c); err != nil {
+							return
+						}
+					}
+					lt = append(lt, t)
 				}
-				g, found, err := genAST(sc, fun, lt)
-				if err != nil {
+				// Assign err, not a new one: an error of the instantiation
+				// was lost and the call was left uninstantiated.
+				var g *node
+				var found bool
+				if g, found, err = genAST(sc, fun, lt); err != nil {
 					return
 				}
 				if !found {
@@ -2542,8 +2567,15 @@ func (n *node) isType(sc *scope) bool {
 			return true // Imported source type
 		}
 	case identExpr:
-		return sc.getType(n.ident) != nil
-	case indexExpr:
+		if sc.getType(n.ident) != nil {
+			return true
+		}
+		// A type parameter replaced by its type argument in an
+		// instantiated generic function (T(x), P(&v) with P *V): its
+		// ident is the type's id, no symbol, and its type is set.
+		_, _, found := sc.lookup(n.ident)
+		return !found && n.typ != nil && n.typ.cat != nilT && n.anc != nil && n.anc.kind == callExpr && n.anc.child[0] == n
+	case indexExpr, indexListExpr:
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)
 		return ok && sym.kind == typeSym

@@ -1235,7 +1235,14 @@ func call(n *node) {
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value {
-					return reflect.ValueOf(valueInterface{node: cc0.typ.ret[j].node, value: f.data[ind]})
+					v := f.data[ind]
+					if v.IsValid() && v.Type() == valueInterfaceType {
+						// The call returned an interface: pass it as it is.
+						// Wrapping it again hid the dynamic type from type
+						// assertions and %T (dyn(IdS(Circ{1}))).
+						return v
+					}
+					return reflect.ValueOf(valueInterface{node: cc0.typ.ret[j].node, value: v})
 				})
 			}
 		default:
