@@ -217,7 +217,13 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		f.mutex.Lock()
 		f.recovered = recover()
 		for _, val := range f.deferred {
-			val[0].Call(val[1:])
+			// mcpfs patch: a panic in a deferred call replaces the one in
+			// flight (or starts one) and the remaining deferred calls
+			// still run and may recover it, as in Go. Upstream let it
+			// leave at once, past the earlier deferred recover.
+			if p, ok := callDeferred(val); ok {
+				f.recovered = p
+			}
 		}
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
@@ -282,6 +288,20 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			m = originalExecNode(m, exec)
 		}
 	}
+}
+
+// callDeferred calls a deferred function (val[0] with the arguments
+// val[1:]) and returns the value it panicked with, if it did.
+func callDeferred(val []reflect.Value) (p interface{}, panicked bool) {
+	defer func() {
+		if panicked {
+			p = recover()
+		}
+	}()
+	panicked = true
+	val[0].Call(val[1:])
+	panicked = false
+	return nil, false
 }
 
 func stripReceiverFromArgs(signature string) (string, error) {
