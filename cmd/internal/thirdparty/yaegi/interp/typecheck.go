@@ -619,6 +619,11 @@ func (check typecheck) typeAssertionExpr(n *node, typ *itype) error {
 			if !token.IsExported(name) && isBin(typ) {
 				continue
 			}
+			// mcpfs patch: a method promoted from an embedded
+			// interface (struct{ Store }) has no method node.
+			if _, ok := typ.methods()[name]; ok {
+				continue
+			}
 			return n.cfgErrorf("impossible type assertion: %s does not implement %s (missing %v method)", typ.id(), n.typ.id(), name)
 		}
 		if tm.recv != nil && tm.recv.TypeOf().Kind() == reflect.Ptr && typ.TypeOf().Kind() != reflect.Ptr {
