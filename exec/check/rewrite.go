@@ -22,23 +22,22 @@ type edit struct {
 // replaces; helper functions go at the end of the file.
 type rewriter struct {
 	*checker
-	edits       []edit
-	n           int                              // counter for fresh names
-	helpers     map[string]string                // helper key → name
-	defs        []string                         // helper declarations, in order
-	local       map[string]string                // package path → name in the snippet
-	added       []string                         // imports added for helper types: `name "path"`
-	skip        map[ast.Node]bool                // calls already rewritten as part of another
-	gone        map[*ast.Ident]bool              // package members whose uses were rewritten away
-	named       map[string]bool                  // import paths that added code names
-	tag         string                           // in fresh names: tells apart the files of one package
-	called      map[ast.Expr]bool                // the function expressions of calls
-	defers      []*ast.DeferStmt                 // rewritten last: see deferStmt
-	deferInLoop map[*ast.DeferStmt]ast.Node      // defers in a loop of their function: the loop
-	tps         *[]*types.TypeParam              // when set, typeName collects type parameters here
-	jsonCands   *[]types.Type                    // see jsonCandidates
-	dyn         map[string][]types.Type          // interface → the snippet's types fmt needs converted
-	hoisted     map[*types.TypeName]*ast.GenDecl // types declared in a function, moved to package level (see hoist)
+	edits     []edit
+	n         int                              // counter for fresh names
+	helpers   map[string]string                // helper key → name
+	defs      []string                         // helper declarations, in order
+	local     map[string]string                // package path → name in the snippet
+	added     []string                         // imports added for helper types: `name "path"`
+	skip      map[ast.Node]bool                // calls already rewritten as part of another
+	gone      map[*ast.Ident]bool              // package members whose uses were rewritten away
+	named     map[string]bool                  // import paths that added code names
+	tag       string                           // in fresh names: tells apart the files of one package
+	called    map[ast.Expr]bool                // the function expressions of calls
+	defers    []*ast.DeferStmt                 // rewritten last: see deferStmt
+	tps       *[]*types.TypeParam              // when set, typeName collects type parameters here
+	jsonCands *[]types.Type                    // see jsonCandidates
+	dyn       map[string][]types.Type          // interface → the snippet's types fmt needs converted
+	hoisted   map[*types.TypeName]*ast.GenDecl // types declared in a function, moved to package level (see hoist)
 }
 
 func (c *checker) rewrite() []byte { return c.rewriteTagged("") }
@@ -46,7 +45,7 @@ func (c *checker) rewrite() []byte { return c.rewriteTagged("") }
 // rewriteTagged is rewrite with tag in the names it adds, so that the
 // files of one package do not declare the same helper name.
 func (c *checker) rewriteTagged(tag string) []byte {
-	r := &rewriter{checker: c, tag: tag, helpers: map[string]string{}, local: map[string]string{}, skip: map[ast.Node]bool{}, gone: map[*ast.Ident]bool{}, named: map[string]bool{}, called: map[ast.Expr]bool{}, deferInLoop: map[*ast.DeferStmt]ast.Node{}}
+	r := &rewriter{checker: c, tag: tag, helpers: map[string]string{}, local: map[string]string{}, skip: map[ast.Node]bool{}, gone: map[*ast.Ident]bool{}, named: map[string]bool{}, called: map[ast.Expr]bool{}}
 	for _, im := range c.file.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
 		name := ""
@@ -348,9 +347,6 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 		r.shiftConst(n)
 	case *ast.DeferStmt:
 		r.defers = append(r.defers, n)
-		if loop := enclosingLoop(stack); loop != nil {
-			r.deferInLoop[n] = loop
-		}
 	}
 	stack = append(stack, n)
 	ast.Inspect(n, func(m ast.Node) bool {
@@ -362,20 +358,6 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 		}
 		return false
 	})
-}
-
-// enclosingLoop returns the innermost loop of the innermost function of
-// stack, or nil.
-func enclosingLoop(stack []ast.Node) ast.Node {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch stack[i].(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			return stack[i]
-		case *ast.FuncLit, *ast.FuncDecl:
-			return nil
-		}
-	}
-	return nil
 }
 
 // rangeStmt rewrites range over an integer and over the iterator functions

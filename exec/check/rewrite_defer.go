@@ -45,16 +45,8 @@ func (r *rewriter) deferStmt(s *ast.DeferStmt) {
 	fun := render(call.Fun)
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.FuncLit:
-		if loop := r.deferInLoop[s]; loop != nil {
-			// The interpreter makes the closure when the call runs, after
-			// the loop: the variables of the loop it uses would be the
-			// last iteration's (and a closure made earlier hangs it).
-			if v := r.usesLoopVar(f, loop); v != "" {
-				r.errorf(f.Pos(), "pass it as an argument: defer func("+v+" T) { ... }("+v+")",
-					"the interpreter runs this deferred function with the last iteration's %s", v)
-				return
-			}
-		}
+		// The interpreter makes the closure when the defer statement
+		// runs (the fork's call), as Go does: nothing to hoist.
 	case *ast.Ident:
 		if _, isVar := r.info.Uses[f].(*types.Var); isVar {
 			fun = hoist(fun)
@@ -130,26 +122,4 @@ func (r *rewriter) render(start, end int, edits []edit) string {
 	}
 	b.Write(r.src[last:end])
 	return b.String()
-}
-
-// usesLoopVar returns the name of a variable declared in loop (its
-// header or body) that the function literal f uses, or "".
-func (r *rewriter) usesLoopVar(f *ast.FuncLit, loop ast.Node) string {
-	found := ""
-	ast.Inspect(f.Body, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || found != "" {
-			return found == ""
-		}
-		v, ok := r.info.Uses[id].(*types.Var)
-		if !ok || v.Pos() < loop.Pos() || v.Pos() >= loop.End() {
-			return true
-		}
-		if v.Pos() >= f.Pos() && v.Pos() < f.End() {
-			return true // its own
-		}
-		found = v.Name()
-		return false
-	})
-	return found
 }

@@ -118,6 +118,21 @@ type frame struct {
 	deferred  [][]reflect.Value  // defer stack
 	recovered interface{}        // to handle panic recover
 	done      reflect.SelectCase // for cancellation of channel operations
+
+	// orig is the frame this one is a clone of (mcpfs patch): a closure
+	// runs in a clone of the frame it was made in, and recover must see
+	// and end the panic of the frame itself.
+	orig *frame
+}
+
+// panicking returns the frame whose recovered field holds the panic a
+// recover called in a closure made in f sees: f, or the frame f is a
+// clone of (mcpfs patch).
+func (f *frame) panicking() *frame {
+	if f.orig != nil {
+		return f.orig
+	}
+	return f
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -148,6 +163,7 @@ func (f *frame) clone() *frame {
 		id:        f.runid(),
 		done:      f.done,
 		debug:     f.debug,
+		orig:      f.panicking(),
 	}
 	nf.data = make([]reflect.Value, len(f.data))
 	copy(nf.data, f.data)

@@ -214,17 +214,25 @@ func panicFunc(s *scope) string {
 func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
 	defer func() {
+		r := recover()
 		f.mutex.Lock()
-		f.recovered = recover()
+		f.recovered = r
+		f.mutex.Unlock()
 		for _, val := range f.deferred {
 			// mcpfs patch: a panic in a deferred call replaces the one in
 			// flight (or starts one) and the remaining deferred calls
 			// still run and may recover it, as in Go. Upstream let it
-			// leave at once, past the earlier deferred recover.
+			// leave at once, past the earlier deferred recover. And the
+			// calls run without the frame's lock: upstream held it, and
+			// a deferred closure variable (h := func() {...}; defer h())
+			// took it again on return and hung.
 			if p, ok := callDeferred(val); ok {
+				f.mutex.Lock()
 				f.recovered = p
+				f.mutex.Unlock()
 			}
 		}
+		f.mutex.Lock()
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
@@ -940,7 +948,8 @@ func _recover(n *node) {
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
-		if f.anc.recovered == nil {
+		pf := f.anc.panicking() // mcpfs patch: not a clone's copy
+		if pf.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -951,11 +960,11 @@ func _recover(n *node) {
 
 		n.interp.takePanicPos() // mcpfs patch: the panic is over
 		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(f.anc.recovered))
+			dest(f).Set(reflect.ValueOf(pf.recovered))
 		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(f.anc.recovered)}))
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(pf.recovered)}))
 		}
-		f.anc.recovered = nil
+		pf.recovered = nil
 		return tnext
 	}
 }
@@ -1322,9 +1331,20 @@ func call(n *node) {
 	if n.anc.kind == deferStmt {
 		// Store function call in frame for deferred execution.
 		value = genFunctionWrapper(c0)
+		early := c0.kind == funcLit || c0.recv != nil
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, len(values)+1)
-			val[0] = value(f)
+			if early {
+				// mcpfs patch: the closure or the method value's
+				// receiver is taken when the defer statement runs, as
+				// in Go, from a clone of the frame as getFunc makes
+				// it: upstream read the frame when the call ran, so a
+				// deferred closure or r.Close in a loop saw the last
+				// iteration's variables.
+				val[0] = value(f.clone())
+			} else {
+				val[0] = value(f)
+			}
 			for i, v := range values {
 				val[i+1] = v(f)
 			}
