@@ -21,8 +21,8 @@ var jsonValueArg = map[string]struct {
 }
 
 // checkJSON refuses encoding/json over interpreted struct types that the
-// interpreter would encode differently from Go: it does not flatten
-// embedded structs and it encodes unexported fields (as "X<name>").
+// interpreter would decode differently from Go: embedded fields it does
+// not flatten (embedFlattened), methods it cannot call.
 func (c *checker) checkJSON() {
 	ast.Inspect(c.file, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -99,7 +99,7 @@ func (c *checker) jsonProblem(t types.Type, encode bool, seen map[types.Type]boo
 				continue
 			}
 			interp := f.Pkg() != nil && (f.Pkg().Path() == "main" || strings.HasPrefix(f.Pkg().Path(), treePrefix))
-			if f.Embedded() && interp && !strings.Contains(tag, `json:"`) {
+			if f.Embedded() && interp && !strings.Contains(tag, `json:"`) && !embedFlattened(f) {
 				return "the interpreter does not flatten the embedded field " + f.Name() + " of " + name + " into the object"
 			}
 			if encode && !f.Exported() && interp && !f.Embedded() {
@@ -111,4 +111,60 @@ func (c *checker) jsonProblem(t types.Type, encode bool, seen map[types.Type]boo
 		}
 	}
 	return ""
+}
+
+// embedFlattened reports whether the interpreter's encoding/json treats
+// the embedded field f of a snippet's struct as Go does: the interpreter
+// fork marks an embedded field as embedded when its type has no methods
+// at run time (the snippet's own types have none there), so a struct,
+// or a pointer to an exported one, is flattened into the object. An
+// embedded interface is not marked, nor a struct that itself embeds a
+// standard library type with methods (sync.Mutex); an unexported type
+// not a struct would be encoded under its name, where Go skips it.
+func embedFlattened(f *types.Var) bool {
+	t := f.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		if !f.Exported() {
+			return false // Go refuses to allocate it, the interpreter does not
+		}
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		if _, isIface := t.Underlying().(*types.Interface); isIface {
+			return false
+		}
+		return f.Exported()
+	}
+	return !hasHostEmbed(st, map[*types.Struct]bool{})
+}
+
+// hasHostEmbed reports whether st embeds, at any depth, a type of the
+// standard library with methods.
+func hasHostEmbed(st *types.Struct, seen map[*types.Struct]bool) bool {
+	if seen[st] {
+		return false
+	}
+	seen[st] = true
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		t := f.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+			if path := n.Obj().Pkg().Path(); path != "main" && !strings.HasPrefix(path, treePrefix) {
+				if types.NewMethodSet(types.NewPointer(t)).Len() > 0 {
+					return true
+				}
+			}
+		}
+		if inner, ok := t.Underlying().(*types.Struct); ok && hasHostEmbed(inner, seen) {
+			return true
+		}
+	}
+	return false
 }

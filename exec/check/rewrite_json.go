@@ -13,8 +13,9 @@ import (
 // jsonCall converts the value that json.Marshal, MarshalIndent or
 // Encoder.Encode encodes when the interpreter would encode it differently
 // from Go: types of the snippet with MarshalJSON or MarshalText methods
-// anywhere inside it (which encoding/json cannot see), embedded structs
-// (which it does not flatten) and unexported fields (which it encodes).
+// anywhere inside it (which encoding/json cannot see), embedded fields it
+// does not flatten (embedFlattened) and unexported fields (which it
+// encodes).
 // The value becomes one built of anonymous structs, maps and slices with
 // the same JSON, and shim.JSON/shim.Text for the methods.
 func (r *rewriter) jsonCall(call *ast.CallExpr) bool {
@@ -35,7 +36,7 @@ func (r *rewriter) jsonCall(call *ast.CallExpr) bool {
 	if h == "" {
 		why := r.jsonProblem(t, true, map[types.Type]bool{})
 		if why == "" {
-			why = "it holds a type declared inside a function"
+			why = "it holds a type declared inside a function or an embedded pointer to a struct"
 		}
 		r.errorf(arg.Pos(), "declare the types at package level, give embedded fields a name (Base Base `json:\"base\"`), or copy the values into a struct with only exported, named fields",
 			"%s would differ in snippets: %s", fn.Name(), why)
@@ -83,7 +84,7 @@ func (r *rewriter) jsonNeeds(t types.Type, seen map[types.Type]bool) bool {
 		for i := 0; i < u.NumFields(); i++ {
 			f := u.Field(i)
 			interp := f.Pkg() != nil && (f.Pkg().Path() == "main" || strings.HasPrefix(f.Pkg().Path(), treePrefix))
-			if interp && (f.Embedded() || !f.Exported()) {
+			if interp && (f.Embedded() && !embedFlattened(f) || !f.Embedded() && !f.Exported()) {
 				return true
 			}
 			if r.jsonNeeds(f.Type(), seen) {

@@ -1965,6 +1965,38 @@ func lookupFieldOrMethod(t *itype, name string) *itype {
 	}
 }
 
+// embeddable reports whether reflect.StructOf takes a field of type rt
+// as embedded in a struct of several fields: a non-interface type
+// without methods, neither on it nor on its pointer (mcpfs patch).
+func embeddable(rt reflect.Type) bool {
+	if rt == nil || rt.Kind() == reflect.Interface || rt.NumMethod() > 0 {
+		return false
+	}
+	if rt.Kind() == reflect.Ptr {
+		k := rt.Elem().Kind()
+		return k != reflect.Ptr && k != reflect.Interface && rt.Elem().NumMethod() == 0
+	}
+	return reflect.PointerTo(rt).NumMethod() == 0
+}
+
+// reflectStructOf is reflect.StructOf, retried with the embedded fields of
+// several as plain fields when it panics on one of them (golang/go#15924;
+// mcpfs patch).
+func reflectStructOf(fields []reflect.StructField) (rt reflect.Type) {
+	if len(fields) > 1 {
+		defer func() {
+			if r := recover(); r != nil {
+				plain := append([]reflect.StructField(nil), fields...)
+				for i := range plain {
+					plain[i].Anonymous = false
+				}
+				rt = reflect.StructOf(plain)
+			}
+		}()
+	}
+	return reflect.StructOf(fields)
+}
+
 func exportName(s string) string {
 	if canExport(s) {
 		return s
@@ -2154,9 +2186,11 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
 			}
-			if len(t.field) == 1 && f.embed {
+			if f.embed && (len(t.field) == 1 || embeddable(field.Type)) {
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
+				// mcpfs patch: or if its type has no methods, so that
+				// encoding/json flattens it into the object as Go does.
 				field.Anonymous = true
 			}
 			fields = append(fields, field)
@@ -2175,7 +2209,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			index int
 		}
 		fieldFix := []fixStructField{} // Slice of field indices to fix for recursivity.
-		t.rtype = reflect.StructOf(fields)
+		t.rtype = reflectStructOf(fields)
 		if ctx.isComplete() {
 			for _, s := range ctx.defined {
 				for i := 0; i < s.rtype.NumField(); i++ {
