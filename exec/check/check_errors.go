@@ -298,17 +298,43 @@ func (c *checker) checkShapeTwins() {
 		c.errorf(at.Pos(), fmt.Sprintf("give %s and %s different fields (or make them one type with a field that tells them apart)", name, twin.Obj().Name()),
 			"the interpreter cannot tell %s from %s in an interface value: they have the same fields", name, twin.Obj().Name())
 	}
+	// In an empty interface the interpreter keeps no named type for a
+	// value of the snippet's whose type is not a struct: Celsius(21.5)
+	// is a float64 there, and float64(3.5) a Celsius.
+	reportBasic := func(at ast.Node, x ast.Expr, t types.Type) {
+		it, ok := underlying(c.info.TypeOf(x)).(*types.Interface)
+		if !ok || it.NumMethods() > 0 {
+			return
+		}
+		n, own := interpNamed(t)
+		if !own || shapeTwin(c.pkg, t) != nil {
+			return // not the snippet's, or reported as a twin
+		}
+		switch n.Underlying().(type) {
+		case *types.Struct, *types.Interface:
+			return
+		}
+		name := types.TypeString(t, c.qualifier)
+		under := types.TypeString(n.Underlying(), c.qualifier)
+		c.errorf(at.Pos(), fmt.Sprintf("make %s a struct (type %s struct{ V %s }), or keep such values in variables of type %s, not in %s", name, name, under, name, types.TypeString(c.info.TypeOf(x), c.qualifier)),
+			"the interpreter cannot tell %s from %s in an empty interface: it keeps no named type there for values of types that are not structs", name, under)
+	}
 	ast.Inspect(c.file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.TypeAssertExpr:
 			if n.Type != nil {
 				report(n.Type, c.info.TypeOf(n.Type))
+				reportBasic(n.Type, n.X, c.info.TypeOf(n.Type))
 			}
 		case *ast.TypeSwitchStmt:
+			x := typeSwitchOperand(n)
 			for _, cl := range n.Body.List {
 				for _, e := range cl.(*ast.CaseClause).List {
 					if t := c.info.TypeOf(e); t != nil {
 						report(e, t)
+						if x != nil {
+							reportBasic(e, x, t)
+						}
 					}
 				}
 			}

@@ -14,8 +14,8 @@
 //     interfaces), and the snippet's types under %T and %#v, become
 //     shim.Values that format as fmt/print.go does;
 //   - json.Marshal/MarshalIndent/Encoder.Encode: MarshalJSON/MarshalText
-//     methods anywhere inside, embedded structs (flattened with Go's rules)
-//     and unexported fields; json.Unmarshal/Decode name struct types in
+//     methods anywhere inside, embedded structs the interpreter does not
+//     flatten itself (flattened with Go's rules) and unexported fields; json.Unmarshal/Decode name struct types in
 //     their errors, and json.Unmarshal calls UnmarshalJSON methods of the
 //     snippet's types (rewrite_unmarshal.go);
 //   - index and slice expressions check bounds, and panic calls carry the
@@ -50,7 +50,9 @@
 // embedded struct or Decoder.Decode into types with UnmarshalJSON, finding a
 // value (non-pointer) type of the snippet's in an error or another standard
 // interface, two types of the snippet's with the same fields asserted from
-// an interface (the interpreter cannot tell them apart), type switch
+// an interface (the interpreter cannot tell them apart), a type of the
+// snippet's that is not a struct asserted from an empty interface (there
+// it is its underlying type), type switch
 // cases on standard interfaces that cannot become a comma-ok chain, errors.Is/As/Unwrap
 // when the snippet declares Is/As methods or Unwrap() []error, and labels, goto and defer inside a range over
 // a function.
