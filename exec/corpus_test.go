@@ -116,9 +116,10 @@ func TestCorpus(t *testing.T) {
 // corpusMinPassRate is the pass rate the corpus must keep (percent): the
 // figure in docs/BENCHMARKS.md. The fifth natural round's programs
 // (round5.txtar, written before they were run) brought it from 98.4% to
-// 96.2% (96.3% with the probes written while fixing it): their refusals
-// and loud failures are listed there.
-const corpusMinPassRate = 96.0
+// 96.2% (96.3% with the probes written while fixing it); fixing its loud
+// failures and three of its refusals in the interpreter fork brought it
+// to 97.7% (with interp_fixes.txtar): what is left is listed there.
+const corpusMinPassRate = 97.5
 
 // runCorpusProgram checks and runs p and classifies the result.
 func runCorpusProgram(r *Runner, tree fstest.MapFS, p corpusProgram) (outcome, detail string) {
