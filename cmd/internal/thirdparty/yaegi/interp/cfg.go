@@ -973,11 +973,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ = g.typ
 				return
 			case genericT:
-				name := t.id() + "[" + n.child[1].typ.id() + "]"
-				sym, _, ok := sc.lookup(name)
+				var sym *symbol
+				ok := false
+				name := t.id() + "[...]"
+				if c1 := n.child[1]; c1.typ != nil {
+					name = t.id() + "[" + c1.typ.id() + "]"
+					sym, _, ok = sc.lookup(name)
+				}
 				if !ok {
 					// Not instantiated yet (a type argument of an
-					// explicit instantiation, Id[Box[int]]): do it.
+					// explicit instantiation, Id[Box[int]], or a type
+					// argument itself generic, Stack[Pair[K, V]]): do it.
 					typ, err1 := nodeType(interp, sc, n)
 					if err1 != nil || typ.cat == genericT {
 						err = n.cfgErrorf("type not found: %s", name)

@@ -38,7 +38,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 		case identExpr:
 			// Replace generic type by instantiated one.
 			nt, ok := typeParam[n.ident]
-			if !ok {
+			if !ok || isFieldName(n) {
 				break
 			}
 			nod = copyNode(nt, anc, true)
@@ -177,6 +177,31 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 	}
 	// r.adot() // Used for debugging only.
 	return r, false, nil
+}
+
+// isFieldName reports whether the identifier n names a struct field (in
+// a struct type, a selector or a keyed composite literal), not a type: a
+// field may have the name of a type parameter (struct{ K K }), and only
+// the type is to be replaced (mcpfs patch).
+func isFieldName(n *node) bool {
+	a := n.anc
+	if a == nil {
+		return false
+	}
+	switch a.kind {
+	case fieldExpr:
+		// Names, then the type, then the tag if any.
+		typ := len(a.child) - 1
+		if typ > 0 && a.child[typ].kind == basicLit {
+			typ--
+		}
+		return childPos(n) < typ && a.anc != nil && a.anc.anc != nil && a.anc.anc.kind == structType
+	case selectorExpr:
+		return len(a.child) == 2 && a.child[1] == n
+	case keyValueExpr:
+		return a.child[0] == n && a.anc != nil && a.anc.kind == compositeLitExpr
+	}
+	return false
 }
 
 func copyNode(n, anc *node, recursive bool) *node {
