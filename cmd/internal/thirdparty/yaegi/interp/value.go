@@ -553,3 +553,55 @@ func genValueString(n *node) func(*frame) (reflect.Value, string) {
 
 	return func(f *frame) (reflect.Value, string) { v := value(f); return v, v.String() }
 }
+
+// ifaceEqual is == on two interface operands (mcpfs patch): a value of
+// an interpreted type with methods sits in an interface{} as the
+// interpreter's wrapper (valueInterface), which Go's == on the wrappers
+// compared by node, so two equal values of one type were unequal. Two
+// wrappers are equal when their types and values are; a wrapper and a
+// value of the other operand's static type when the types are the same
+// and the values equal. t0 and t1 are the operands' static types.
+func ifaceEqual(i0, i1 interface{}, t0, t1 *itype) bool {
+	w0, ok0 := i0.(valueInterface)
+	w1, ok1 := i1.(valueInterface)
+	switch {
+	case ok0 && ok1:
+		w0, w1 = innermostValue(w0), innermostValue(w1)
+		if !w0.value.IsValid() || !w1.value.IsValid() {
+			return w0.value.IsValid() == w1.value.IsValid()
+		}
+		if w0.node == nil || w1.node == nil || w0.node.typ == nil || w1.node.typ == nil {
+			return i0 == i1
+		}
+		return w0.node.typ.id() == w1.node.typ.id() && w0.value.Interface() == w1.value.Interface()
+	case ok0:
+		return wrappedEqual(w0, i1, t1)
+	case ok1:
+		return wrappedEqual(w1, i0, t0)
+	}
+	return i0 == i1
+}
+
+// wrappedEqual is == of a wrapper and a plain value v of static type t.
+func wrappedEqual(w valueInterface, v interface{}, t *itype) bool {
+	w = innermostValue(w)
+	if !w.value.IsValid() {
+		return v == nil
+	}
+	if v == nil || w.node == nil || w.node.typ == nil || t == nil || isInterface(t) {
+		return false
+	}
+	return w.node.typ.id() == t.id() && w.value.Interface() == v
+}
+
+// innermostValue unwraps a wrapper holding another.
+func innermostValue(w valueInterface) valueInterface {
+	for w.value.IsValid() && w.value.CanInterface() {
+		inner, ok := w.value.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		w = inner
+	}
+	return w
+}
