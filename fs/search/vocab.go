@@ -413,6 +413,27 @@ pinpoint unearth: find search locate
 sift: search filter
 occurrence occurrences: find search text
 clock: time current
+rain raining snow snowing temperature humidity: search web
+snag: get capture
+peruse: read view
+dockerfile makefile gitignore dotfile dotfiles: file
+gist gists: snippet code file
+unassign reassign: assign update
+relabel: label update
+reopen reopened: update issue
+outstanding unresolved: open
+accordion collapse: click element
+stylesheet stylesheets: css style
+today todays tonight: recent latest
+aloud scratchpad: think thought
+decompose decomposition: step problem thought
+chuck: delete remove
+listen listening hear: audio media
+couple pair: multiple
+disk: file
+uncomment indent dedent: edit line
+transfer transferred: move
+mount mounted mounts: allowed directory
 `
 
 var phraseLines = `
@@ -724,7 +745,36 @@ org chart: relation, entity
 say back: echo
 send back: echo
 hang onto: memory, save
-hold onto: memory, save`
+hold onto: memory, save
+comment out: edit
+rename variable: edit, replace
+rename function: edit, replace
+browse folder: list directory
+browse directory: list directory
+map out: tree, structure
+log bug: create issue
+log issue: create issue
+log ticket: create issue
+submit for review: create pull request
+propose change: pull request, merge request
+propose fix: pull request, merge request
+mark done: close, update
+navigate from: direction
+search page: find text, find
+no longer: delete
+like message: reaction, emoji
+like post: reaction, emoji
+out loud: think, thought
+key in: type, fill
+punch in: type, fill
+query plan: sql, query
+execution plan: sql, query
+table structure: sql, schema
+column type: sql, schema
+column types: sql, schema
+group chat: channel, message
+mirror back: echo
+do away with: delete, remove`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
