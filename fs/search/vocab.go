@@ -434,6 +434,8 @@ disk: file
 uncomment indent dedent: edit line
 transfer transferred: move
 mount mounted mounts: allowed directory
+closer nearer: near distance
+farther: distance
 `
 
 var phraseLines = `
@@ -774,7 +776,16 @@ column type: sql, schema
 column types: sql, schema
 group chat: channel, message
 mirror back: echo
-do away with: delete, remove`
+do away with: delete, remove
+fill me in: history, recent message
+up to speed: history, recent message
+downloads folder: directory
+download folder: directory
+downloads directory: directory
+home folder: directory
+home directory: directory
+desktop folder: directory
+documents folder: directory`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
