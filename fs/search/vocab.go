@@ -331,6 +331,111 @@ weather forecast: search web
 happening: news recent
 arithmetic addition math: sum
 signup: fill form type
+inside: content list
+modification modifications mtime ctime: modified time
+whitelist whitelisted allowlist allowlisted: allowed access
+jpg gif svg bmp tiff heic: image media file
+mp3 wav ogg flac aac m4a: audio media file
+tar tarball squeeze: compress gzip
+redact: edit replace
+cleanup: delete remove
+backup backups: write save
+obliterate eradicate expunge annihilate eliminate prune: delete remove
+spawn instantiate: create new start
+python py golang rust ruby typescript tsx jsx cpp kotlin swift: code file
+suffix suffixes: ext extension pattern
+utf8 ascii charset unicode: encoding text
+pwd cwd: directory current
+du: size directory
+sed: replace edit text
+vim nano emacs notepad editor: edit file
+blank: empty new
+triage: label issue update
+approval approvals greenlight: approve review
+inline: review comment
+green flaky lint linter: status check
+checkout: branch
+regression regressions incident incidents outage: bug issue
+enhancement: issue
+jira: issue
+bitbucket gitea: repository git
+conflict conflicts: update branch base
+sprint: milestone
+contribute contributing: fork pull request
+scroll scrolling wheel pagedown pageup: key press evaluate
+tooltip tooltips: hover
+thumbnail: screenshot image
+render rendered rendering: screenshot page
+dimension dimensions: size width height resize
+stacktrace traceback: error console
+graphql websocket websockets cors latency bandwidth intercept sniff: network request
+redirect redirects redirected: navigate url request
+automate automation: run code script
+timeout: wait time
+spinner loader: wait
+picker: chooser upload select
+onscreen: screenshot snapshot
+logout signout logoff: click
+responsive: viewport resize device
+lightbox overlay: dialog
+searchbox textfield: field input text
+iframe iframes: element page
+median percentile stddev variance pivot histogram distinct: sql query
+subquery cte tabular: sql query
+sales profit profits: sql query
+clap rocket checkmark thumbsup ack: reaction emoji
+chatroom chatrooms: channel
+pfp headshot: profile image
+contact contacts: profile user
+transport transportation: transit travel
+taxi cab rideshare uber lyft: driving
+waypoint waypoints stopover detour: direction
+fastest quickest: direction duration
+mileage: distance
+feet: elevation meter
+sightseeing nightlife beach beaches lake lakes trail trails: place local
+plumber electrician mechanic locksmith florist: business local place
+country countries province region: address location
+blog blogs faq guide guides manual howto stackoverflow reddit forum forums encyclopedia: search web article
+stock stocks sports election elections: news search web
+journal diary notebook: observation memory knowledge
+favorite favourite birthday birthdays anniversary: observation entity memory
+friend friends boss mentor acquaintance acquaintances: relation entity
+cousin uncle aunt daughter son brother sister mom dad mother father grandmother grandfather: relation entity
+weigh weighing decide: think thought decision
+logic logical: think thought
+hypotheses hypothesize: hypothesis think
+stepwise: step thought
+demo demos showcase: demonstrates example
+icon icons favicon: image logo
+clarify clarifying: clarification elicitation ambiguous
+pinpoint unearth: find search locate
+sift: search filter
+occurrence occurrences: find search text
+clock: time current
+rain raining snow snowing temperature humidity: search web
+snag: get capture
+peruse: read view
+dockerfile makefile gitignore dotfile dotfiles: file
+gist gists: snippet code file
+unassign reassign: assign update
+relabel: label update
+reopen reopened: update issue
+outstanding unresolved: open
+accordion collapse: click element
+stylesheet stylesheets: css style
+today todays tonight: recent latest
+aloud scratchpad: think thought
+decompose decomposition: step problem thought
+chuck: delete remove
+listen listening hear: audio media
+couple pair: multiple
+disk: file
+uncomment indent dedent: edit line
+transfer transferred: move
+mount mounted mounts: allowed directory
+closer nearer: near distance
+farther: distance
 `
 
 var phraseLines = `
@@ -541,7 +646,146 @@ how much space: size
 take up space: size
 takes up space: size
 taking up space: size
-time zone: profile, user`
+time zone: profile, user
+open image: read media, image
+open photo: read media, image
+open picture: read media, image
+walk directory: tree, recursive
+walk folder: tree, recursive
+walk tree: tree, recursive
+last edited: modified, time
+last touched: modified, time
+last saved: modified, time
+where did i put: search, find
+where did i save: search, find
+clean up: delete, remove
+clean out: delete, remove
+comb through: search, find
+whip up: create, write
+type up: write
+touch up: edit
+at once: multiple, simultaneous
+without saving: dry run
+without applying: dry run
+what would change: dry run, preview
+feature branch: branch
+topic branch: branch
+release branch: branch
+merge conflict: update branch
+merge conflicts: update branch
+out of date: update, latest
+leave comment: comment
+leave review: review
+weigh in: comment, reply
+ctrl f: find text, find
+cmd f: find text, find
+hit return: press key
+press return: press key
+hit tab: press key
+press tab: press key
+tab key: press key
+page source: snapshot, content
+view source: snapshot, content
+inspect element: snapshot, element
+on screen: screenshot, snapshot
+user agent: emulate, device
+page say: snapshot, text
+page says: snapshot, text
+follow link: click, navigate
+show up: appear
+shows up: appear
+search box: type, fill
+search bar: type, fill
+search field: type, fill
+search input: type, fill
+sign out: click
+log out: click
+select count: sql, query
+select statement: sql, query
+primary key: sql, schema
+foreign key: sql, schema
+direct message: message
+private message: message
+update team: message, post
+update everyone: message, post
+status update: message, post
+drop note: message, post
+drop message: message, post
+fire off: send, message
+loop in: message, send
+things to do: place, local
+zip code: address
+postal code: address
+post code: address
+open now: hour
+opening hours: hour, detail
+opening times: hour, detail
+public transport: transit
+public transit: transit
+rush hour: driving, duration
+as the crow flies: distance
+current events: news, recent
+who won: news, search web
+press coverage: news
+press release: news
+stack overflow: search web
+hacker news: news, search web
+walk through: think, thought, step
+work through: think, thought
+weigh options: think, thought
+weigh up: think, thought
+evaluate options: think, thought
+trade off: think, thought
+trade offs: think, thought
+root cause: problem, think
+note to self: memory, observation
+take note: observation, write
+hang on to: memory, save
+hold on to: memory, save
+about me: observation, entity, memory
+org chart: relation, entity
+say back: echo
+send back: echo
+hang onto: memory, save
+hold onto: memory, save
+comment out: edit
+rename variable: edit, replace
+rename function: edit, replace
+browse folder: list directory
+browse directory: list directory
+map out: tree, structure
+log bug: create issue
+log issue: create issue
+log ticket: create issue
+submit for review: create pull request
+propose change: pull request, merge request
+propose fix: pull request, merge request
+mark done: close, update
+navigate from: direction
+search page: find text, find
+no longer: delete
+like message: reaction, emoji
+like post: reaction, emoji
+out loud: think, thought
+key in: type, fill
+punch in: type, fill
+query plan: sql, query
+execution plan: sql, query
+table structure: sql, schema
+column type: sql, schema
+column types: sql, schema
+group chat: channel, message
+mirror back: echo
+do away with: delete, remove
+fill me in: history, recent message
+up to speed: history, recent message
+downloads folder: directory
+download folder: directory
+downloads directory: directory
+home folder: directory
+home directory: directory
+desktop folder: directory
+documents folder: directory`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
