@@ -436,6 +436,43 @@ transfer transferred: move
 mount mounted mounts: allowed directory
 closer nearer: near distance
 farther: distance
+finder explorer: directory file list
+confine confined chroot jail: allowed directory
+misplace misplaced: search find
+spotlight ripgrep rg: search find pattern
+concatenate concat: read multiple file
+chown chgrp: permission owner
+vi: edit file
+xlsx xls docx pptx odt rtf workbook worksheet powerpoint slideshow: file
+mp4 mkv webm avi: media file
+selfie: image
+capitalize capitalise uppercase lowercase: edit replace text
+refactor: edit replace code
+proofread proofreading: edit text
+strip: edit replace
+jq: json
+committer committers: commit
+epic epics subtask subtasks: issue
+kanban: issue list
+roadmap: milestone plan
+deadline deadlines deliverable deliverables: milestone
+blocker blockers: issue label
+hotfix bugfix: branch
+dependabot renovate: pull request
+npm pypi: repository
+glab: gitlab
+jql: search issue
+codeowners: owner maintainer
+cve cves vuln vulns vulnerability vulnerabilities: issue search
+hunk hunks: diff change
+headcount: user member list
+pgadmin dbeaver datagrip tableplus: sql query
+mssql tsql plsql oracle sqlserver bigquery redshift snowflake duckdb supabase cockroachdb: sql query
+ddl: sql schema
+transaction transactions inventory: sql query
+churn retention cohort funnel kpi kpis: sql query
+vlookup xlookup: sql query join
+sumif countif: sql query
 `
 
 var phraseLines = `
@@ -785,7 +822,48 @@ downloads directory: directory
 home folder: directory
 home directory: directory
 desktop folder: directory
-documents folder: directory`
+documents folder: directory
+beginning of file: head file
+start of file: head file
+first lines: head file
+first few lines: head file
+last lines: tail file
+last few lines: tail file
+side by side: multiple, compare
+delete line: edit, line
+delete lines: edit, line
+remove line: edit, line
+remove lines: edit, line
+insert line: edit, line
+add line: edit, line
+change line: edit, line
+drag to folder: move file, move
+drag into folder: move file, move
+file owner: info, permission
+user story: issue
+story points: issue, label
+good first issue: search issue, label
+help wanted: issue, label
+tests pass: status check
+tests passing: status check
+tests failing: status check
+tests fail: status check
+test results: status check
+test suite: status check
+build broken: status check
+broken build: status check
+build failing: status check
+failing build: status check
+fast forward: merge, update branch
+catch up with main: update branch
+catch up with master: update branch
+order by: sql, query
+where clause: sql, query
+list tables: sql, schema
+show tables: sql, schema
+describe table: sql, schema
+explain analyze: sql, query
+stored procedure: sql`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
