@@ -473,6 +473,43 @@ transaction transactions inventory: sql query
 churn retention cohort funnel kpi kpis: sql query
 vlookup xlookup: sql query join
 sumif countif: sql query
+bookmark bookmarks: navigate url
+snip snipping: screenshot capture
+wcag: accessibility
+waterfall: network request
+bookmarklet userscript tampermonkey greasemonkey: evaluate javascript script
+selenium webdriver cypress: browser
+autofill autocomplete prefill: fill form
+otp passcode: type fill field
+picklist multiselect: select option dropdown
+hyperlink hyperlinks: link click
+portrait landscape orientation: viewport resize device
+curl wget httpie: request url fetch
+repl: evaluate run code
+discord mattermost zulip irc msteams: channel message
+whatsapp telegram sms: message send
+standup standups: message post channel
+blast: message post send
+fyi: message post
+reacji: reaction emoji
+presence: profile user
+workmate workmates: user member
+circulate: message post send
+satnav waze citymapper mapquest: direction
+stroll strolling: walk walking
+carpool: driving
+ferry ferries: transit
+arrive arrival arriving: duration travel
+depart departure departing: origin travel
+viral buzz celebrity gossip: news search web
+score scores scoreboard: news search web
+synonym synonyms antonym antonyms thesaurus dictionary: search web
+translate translation translations: search web
+buy buying purchase deals coupon coupons discount: search web
+airfare flight flights: search web
+currency currencies forex: search web
+citation citations cite arxiv scholar pubmed: search web research article
+kagi ecosia startpage yahoo perplexity: search web
 `
 
 var phraseLines = `
@@ -863,7 +900,34 @@ list tables: sql, schema
 show tables: sql, schema
 describe table: sql, schema
 explain analyze: sql, query
-stored procedure: sql`
+stored procedure: sql
+night mode: dark, color scheme
+photo of screen: screenshot
+picture of screen: screenshot
+photo of page: screenshot
+picture of page: screenshot
+image of page: screenshot
+text message: message
+put message: message, post
+job title: profile
+display name: profile
+real name: profile
+navigate me: direction
+route me: direction
+way to get to: direction
+minutes away: duration, distance
+miles away: distance
+in the area: near, local
+around the corner: near, local
+open late: hour, detail
+closing time: hour, detail
+business hours: hour, detail
+hours of operation: hour, detail
+still open: hour, detail
+top rated: place, local
+highly rated: place, local
+good reviews: place, local
+breaking news: news`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
