@@ -510,6 +510,39 @@ airfare flight flights: search web
 currency currencies forex: search web
 citation citations cite arxiv scholar pubmed: search web research article
 kagi ecosia startpage yahoo perplexity: search web
+learnt: memory knowledge observation
+unlearn: delete observation memory
+zettelkasten: knowledge graph memory
+backlink backlinks: relation
+mindmap: graph node relation
+neo4j: graph node relation
+dossier: entity observation
+nickname nicknames: entity name observation
+allergy allergies hobby hobbies dislike dislikes: observation
+remind reminder reminders: memory observation
+methodical methodically systematic systematically meticulous meticulously: step think
+introspect introspection: think thought reflective
+postmortem rca: problem analysis think
+troubleshoot troubleshooting diagnose diagnosis: problem think analysis
+guess guesses guesswork assumption assumptions: hypothesis think
+prove proof: verify hypothesis
+iterate iterative iteratively: step revision thought
+healthcheck heartbeat loopback roundtrip: echo
+dotenv printenv getenv: environment variable
+verbose verbosity: log level toggle
+elicit: elicitation
+calculator: sum add calculate
+actualize actualise: update
+craft: create write
+establish: create
+initiate: start create
+construct: create new
+eyeball: read view
+shred: delete
+renew upgrade: update
+overhaul: edit update
+relay deliver: send message
+rummage ferret: search find
 `
 
 var phraseLines = `
@@ -927,7 +960,29 @@ still open: hour, detail
 top rated: place, local
 highly rated: place, local
 good reviews: place, local
-breaking news: news`
+breaking news: news
+what have you learned: knowledge graph, memory
+what do you know: knowledge graph, memory
+long term memory: memory, knowledge graph
+graph view: knowledge graph, read graph
+mind map: knowledge graph
+family tree: relation, entity
+lives in: observation, relation
+born in: observation
+chain of thought: think, thought
+rubber duck: think, thought
+second thoughts: revision, thought
+change my mind: revision, thought
+step back: think, backtrack
+background job: long running operation
+background task: long running operation
+test image: tiny image
+dummy image: tiny image
+tell me: get, read
+team knows: message, post
+everyone knows: message, post
+action item: issue
+action items: issue`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
