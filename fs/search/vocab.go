@@ -543,6 +543,21 @@ renew upgrade: update
 overhaul: edit update
 relay deliver: send message
 rummage ferret: search find
+performance perf: network request
+tuple tuples postgis: sql query
+executable executables: permission file
+symlink symlinks: file info
+handover handoff delegate delegated: assign
+escalate escalation: issue label
+pending: status review
+shoutout shoutouts kudos: message post
+digest: recent history message
+transcript transcripts: history message
+ingredient ingredients horoscope trivia: search web
+showtime showtimes concert concerts festival festivals: search web local
+partner partners girlfriend boyfriend fiance fiancee roommate neighbor neighbors neighbour neighbours: relation entity
+employer employers: relation organization
+deduce deduction: think infer
 `
 
 var phraseLines = `
@@ -982,7 +997,17 @@ tell me: get, read
 team knows: message, post
 everyone knows: message, post
 action item: issue
-action items: issue`
+action items: issue
+what s new: recent
+what is new: recent
+in progress: issue, state
+make sure: check, verify
+hand off: assign
+touch base: message, send
+circle back: reply, message
+how say: search web
+fact check: search web
+what if: hypothesis, think`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
