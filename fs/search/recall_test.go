@@ -28,7 +28,7 @@ const (
 	floorFresh5    = 0.92
 	floorUnseen1   = 0.78
 	floorUnseen5   = 0.92
-	floorSealed1   = 0.58
+	floorSealed1   = 0.60
 	floorSealed5   = 0.74
 	floorFinal1    = 0.68
 	floorFinal5    = 0.88

@@ -436,6 +436,128 @@ transfer transferred: move
 mount mounted mounts: allowed directory
 closer nearer: near distance
 farther: distance
+finder explorer: directory file list
+confine confined chroot jail: allowed directory
+misplace misplaced: search find
+spotlight ripgrep rg: search find pattern
+concatenate concat: read multiple file
+chown chgrp: permission owner
+vi: edit file
+xlsx xls docx pptx odt rtf workbook worksheet powerpoint slideshow: file
+mp4 mkv webm avi: media file
+selfie: image
+capitalize capitalise uppercase lowercase: edit replace text
+refactor: edit replace code
+proofread proofreading: edit text
+strip: edit replace
+jq: json
+committer committers: commit
+epic epics subtask subtasks: issue
+kanban: issue list
+roadmap: milestone plan
+deadline deadlines deliverable deliverables: milestone
+blocker blockers: issue label
+hotfix bugfix: branch
+dependabot renovate: pull request
+npm pypi: repository
+glab: gitlab
+jql: search issue
+codeowners: owner maintainer
+cve cves vuln vulns vulnerability vulnerabilities: issue search
+hunk hunks: diff change
+headcount: user member list
+pgadmin dbeaver datagrip tableplus: sql query
+mssql tsql plsql oracle sqlserver bigquery redshift snowflake duckdb supabase cockroachdb: sql query
+ddl: sql schema
+transaction transactions inventory: sql query
+churn retention cohort funnel kpi kpis: sql query
+vlookup xlookup: sql query join
+sumif countif: sql query
+bookmark bookmarks: navigate url
+snip snipping: screenshot capture
+wcag: accessibility
+waterfall: network request
+bookmarklet userscript tampermonkey greasemonkey: evaluate javascript script
+selenium webdriver cypress: browser
+autofill autocomplete prefill: fill form
+otp passcode: type fill field
+picklist multiselect: select option dropdown
+hyperlink hyperlinks: link click
+portrait landscape orientation: viewport resize device
+curl wget httpie: request url fetch
+repl: evaluate run code
+discord mattermost zulip irc msteams: channel message
+whatsapp telegram sms: message send
+standup standups: message post channel
+blast: message post send
+fyi: message post
+reacji: reaction emoji
+presence: profile user
+workmate workmates: user member
+circulate: message post send
+satnav waze citymapper mapquest: direction
+stroll strolling: walk walking
+carpool: driving
+ferry ferries: transit
+arrive arrival arriving: duration travel
+depart departure departing: origin travel
+viral buzz celebrity gossip: news search web
+score scores scoreboard: news search web
+synonym synonyms antonym antonyms thesaurus dictionary: search web
+translate translation translations: search web
+buy buying purchase deals coupon coupons discount: search web
+airfare flight flights: search web
+currency currencies forex: search web
+citation citations cite arxiv scholar pubmed: search web research article
+kagi ecosia startpage yahoo perplexity: search web
+learnt: memory knowledge observation
+unlearn: delete observation memory
+zettelkasten: knowledge graph memory
+backlink backlinks: relation
+mindmap: graph node relation
+neo4j: graph node relation
+dossier: entity observation
+nickname nicknames: entity name observation
+allergy allergies hobby hobbies dislike dislikes: observation
+remind reminder reminders: memory observation
+methodical methodically systematic systematically meticulous meticulously: step think
+introspect introspection: think thought reflective
+postmortem rca: problem analysis think
+troubleshoot troubleshooting diagnose diagnosis: problem think analysis
+guess guesses guesswork assumption assumptions: hypothesis think
+prove proof: verify hypothesis
+iterate iterative iteratively: step revision thought
+healthcheck heartbeat loopback roundtrip: echo
+dotenv printenv getenv: environment variable
+verbose verbosity: log level toggle
+elicit: elicitation
+calculator: sum add calculate
+actualize actualise: update
+craft: create write
+establish: create
+initiate: start create
+construct: create new
+eyeball: read view
+shred: delete
+renew upgrade: update
+overhaul: edit update
+relay deliver: send message
+rummage ferret: search find
+performance perf: network request
+tuple tuples postgis: sql query
+executable executables: permission file
+symlink symlinks: file info
+handover handoff delegate delegated: assign
+escalate escalation: issue label
+pending: status review
+shoutout shoutouts kudos: message post
+digest: recent history message
+transcript transcripts: history message
+ingredient ingredients horoscope trivia: search web
+showtime showtimes concert concerts festival festivals: search web local
+partner partners girlfriend boyfriend fiance fiancee roommate neighbor neighbors neighbour neighbours: relation entity
+employer employers: relation organization
+deduce deduction: think infer
 `
 
 var phraseLines = `
@@ -785,7 +907,107 @@ downloads directory: directory
 home folder: directory
 home directory: directory
 desktop folder: directory
-documents folder: directory`
+documents folder: directory
+beginning of file: head file
+start of file: head file
+first lines: head file
+first few lines: head file
+last lines: tail file
+last few lines: tail file
+side by side: multiple, compare
+delete line: edit, line
+delete lines: edit, line
+remove line: edit, line
+remove lines: edit, line
+insert line: edit, line
+add line: edit, line
+change line: edit, line
+drag to folder: move file, move
+drag into folder: move file, move
+file owner: info, permission
+user story: issue
+story points: issue, label
+good first issue: search issue, label
+help wanted: issue, label
+tests pass: status check
+tests passing: status check
+tests failing: status check
+tests fail: status check
+test results: status check
+test suite: status check
+build broken: status check
+broken build: status check
+build failing: status check
+failing build: status check
+fast forward: merge, update branch
+catch up with main: update branch
+catch up with master: update branch
+order by: sql, query
+where clause: sql, query
+list tables: sql, schema
+show tables: sql, schema
+describe table: sql, schema
+explain analyze: sql, query
+stored procedure: sql
+night mode: dark, color scheme
+photo of screen: screenshot
+picture of screen: screenshot
+photo of page: screenshot
+picture of page: screenshot
+image of page: screenshot
+text message: message
+put message: message, post
+job title: profile
+display name: profile
+real name: profile
+navigate me: direction
+route me: direction
+way to get to: direction
+minutes away: duration, distance
+miles away: distance
+in the area: near, local
+around the corner: near, local
+open late: hour, detail
+closing time: hour, detail
+business hours: hour, detail
+hours of operation: hour, detail
+still open: hour, detail
+top rated: place, local
+highly rated: place, local
+good reviews: place, local
+breaking news: news
+what have you learned: knowledge graph, memory
+what do you know: knowledge graph, memory
+long term memory: memory, knowledge graph
+graph view: knowledge graph, read graph
+mind map: knowledge graph
+family tree: relation, entity
+lives in: observation, relation
+born in: observation
+chain of thought: think, thought
+rubber duck: think, thought
+second thoughts: revision, thought
+change my mind: revision, thought
+step back: think, backtrack
+background job: long running operation
+background task: long running operation
+test image: tiny image
+dummy image: tiny image
+tell me: get, read
+team knows: message, post
+everyone knows: message, post
+action item: issue
+action items: issue
+what s new: recent
+what is new: recent
+in progress: issue, state
+make sure: check, verify
+hand off: assign
+touch base: message, send
+circle back: reply, message
+how say: search web
+fact check: search web
+what if: hypothesis, think`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {
