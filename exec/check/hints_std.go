@@ -1630,8 +1630,33 @@ func (c *checker) writerArgHint(sel *ast.SelectorExpr, parent ast.Node) string {
 	} else if arg != 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s takes an io.Writer: write into a strings.Builder and print that: var sb strings.Builder, pass &sb instead of %s, then fmt.Print(sb.String()) when it is done",
-		callee, c.text(sel))
+	sb := c.freeName("sb", "buf", "out", "tb", "table")
+	return fmt.Sprintf("%s takes an io.Writer: write into a strings.Builder and print that: var %s strings.Builder, pass &%s instead of %s, then fmt.Print(%s.String()) when it is done",
+		callee, sb, sb, c.text(sel), sb)
+}
+
+// freeName returns the first of names that no identifier of the snippet
+// spells, so that a declaration the hint names clashes with nothing the
+// snippet declares or uses (a builder named sb where sb is already the
+// snippet's own); with every one taken, the first with a number after it.
+func (c *checker) freeName(names ...string) string {
+	used := map[string]bool{}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			used[id.Name] = true
+		}
+		return true
+	})
+	for _, n := range names {
+		if !used[n] {
+			return n
+		}
+	}
+	for i := 2; ; i++ {
+		if n := names[0] + strconv.Itoa(i); !used[n] {
+			return n
+		}
+	}
 }
 
 // importPath returns the import path that name refers to in the snippet,

@@ -46,14 +46,13 @@ func (r *rewriter) indexExpr(ix *ast.IndexExpr, stack []ast.Node) {
 		return
 	}
 	sh := r.qualify(types.NewPackage(shimPath, "shim"))
-	open := sh + ".Index("
-	if b := it.Type.Underlying().(*types.Basic); b.Kind() != types.Int && b.Kind() != types.UntypedInt {
-		open += "int("
-		defer r.insert(ix.Index.End(), ")")
+	open, close := sh+".Index(", ""
+	if !plainInt(it.Type) {
+		open, close = open+"int(", ")"
 	}
 	r.insert(ix.Index.Pos(), open)
 	line := r.fset.Position(ix.Lbrack).Line
-	r.insert(ix.Index.End(), ", len("+r.text(ix.X)+"), "+strconv.Itoa(line)+")")
+	r.insert(ix.Index.End(), close+", len("+r.text(ix.X)+"), "+strconv.Itoa(line)+")")
 }
 
 // pure reports whether e can be evaluated twice with the same result and
@@ -183,7 +182,7 @@ func (r *rewriter) sliceExpr(se *ast.SliceExpr) {
 		if e == nil {
 			continue
 		}
-		if b, ok := underlying(r.info.TypeOf(e)).(*types.Basic); !ok || (b.Kind() != types.Int && b.Kind() != types.UntypedInt) {
+		if b, ok := underlying(r.info.TypeOf(e)).(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 			return
 		}
 	}
@@ -191,6 +190,9 @@ func (r *rewriter) sliceExpr(se *ast.SliceExpr) {
 	hi := "len(" + x + ")"
 	if se.High != nil {
 		hi = r.text(se.High)
+		if !plainInt(r.info.TypeOf(se.High)) {
+			hi = "int(" + hi + ")"
+		}
 	}
 	bound := "cap(" + x + ")"
 	if isString {
@@ -203,6 +205,20 @@ func (r *rewriter) sliceExpr(se *ast.SliceExpr) {
 		r.insert(se.Lbrack+1, sh+".SliceCheck(0"+tail)
 		return
 	}
+	if !plainInt(r.info.TypeOf(se.Low)) {
+		r.insert(se.Low.Pos(), sh+".SliceCheck(int(")
+		r.insert(se.Low.End(), ")"+tail)
+		return
+	}
 	r.insert(se.Low.Pos(), sh+".SliceCheck(")
 	r.insert(se.Low.End(), tail)
+}
+
+// plainInt reports whether an index of type t can be passed to the bounds
+// helpers (int parameters) as it is: int or an untyped integer constant.
+// Another integer type, a named one such as time.Weekday or time.Month
+// included, is converted with int(...) first, as Go allows any integer
+// type as an index but not as an int argument.
+func plainInt(t types.Type) bool {
+	return types.Identical(t, types.Typ[types.Int]) || types.Identical(t, types.Typ[types.UntypedInt])
 }

@@ -26,9 +26,9 @@ const (
 	floorHoldout5  = 0.94
 	floorFresh1    = 0.80
 	floorFresh5    = 0.92
-	floorUnseen1   = 0.73
+	floorUnseen1   = 0.78
 	floorUnseen5   = 0.92
-	floorSealed1   = 0.54
+	floorSealed1   = 0.60
 	floorSealed5   = 0.74
 	floorFinal1    = 0.68
 	floorFinal5    = 0.88

@@ -331,6 +331,233 @@ weather forecast: search web
 happening: news recent
 arithmetic addition math: sum
 signup: fill form type
+inside: content list
+modification modifications mtime ctime: modified time
+whitelist whitelisted allowlist allowlisted: allowed access
+jpg gif svg bmp tiff heic: image media file
+mp3 wav ogg flac aac m4a: audio media file
+tar tarball squeeze: compress gzip
+redact: edit replace
+cleanup: delete remove
+backup backups: write save
+obliterate eradicate expunge annihilate eliminate prune: delete remove
+spawn instantiate: create new start
+python py golang rust ruby typescript tsx jsx cpp kotlin swift: code file
+suffix suffixes: ext extension pattern
+utf8 ascii charset unicode: encoding text
+pwd cwd: directory current
+du: size directory
+sed: replace edit text
+vim nano emacs notepad editor: edit file
+blank: empty new
+triage: label issue update
+approval approvals greenlight: approve review
+inline: review comment
+green flaky lint linter: status check
+checkout: branch
+regression regressions incident incidents outage: bug issue
+enhancement: issue
+jira: issue
+bitbucket gitea: repository git
+conflict conflicts: update branch base
+sprint: milestone
+contribute contributing: fork pull request
+scroll scrolling wheel pagedown pageup: key press evaluate
+tooltip tooltips: hover
+thumbnail: screenshot image
+render rendered rendering: screenshot page
+dimension dimensions: size width height resize
+stacktrace traceback: error console
+graphql websocket websockets cors latency bandwidth intercept sniff: network request
+redirect redirects redirected: navigate url request
+automate automation: run code script
+timeout: wait time
+spinner loader: wait
+picker: chooser upload select
+onscreen: screenshot snapshot
+logout signout logoff: click
+responsive: viewport resize device
+lightbox overlay: dialog
+searchbox textfield: field input text
+iframe iframes: element page
+median percentile stddev variance pivot histogram distinct: sql query
+subquery cte tabular: sql query
+sales profit profits: sql query
+clap rocket checkmark thumbsup ack: reaction emoji
+chatroom chatrooms: channel
+pfp headshot: profile image
+contact contacts: profile user
+transport transportation: transit travel
+taxi cab rideshare uber lyft: driving
+waypoint waypoints stopover detour: direction
+fastest quickest: direction duration
+mileage: distance
+feet: elevation meter
+sightseeing nightlife beach beaches lake lakes trail trails: place local
+plumber electrician mechanic locksmith florist: business local place
+country countries province region: address location
+blog blogs faq guide guides manual howto stackoverflow reddit forum forums encyclopedia: search web article
+stock stocks sports election elections: news search web
+journal diary notebook: observation memory knowledge
+favorite favourite birthday birthdays anniversary: observation entity memory
+friend friends boss mentor acquaintance acquaintances: relation entity
+cousin uncle aunt daughter son brother sister mom dad mother father grandmother grandfather: relation entity
+weigh weighing decide: think thought decision
+logic logical: think thought
+hypotheses hypothesize: hypothesis think
+stepwise: step thought
+demo demos showcase: demonstrates example
+icon icons favicon: image logo
+clarify clarifying: clarification elicitation ambiguous
+pinpoint unearth: find search locate
+sift: search filter
+occurrence occurrences: find search text
+clock: time current
+rain raining snow snowing temperature humidity: search web
+snag: get capture
+peruse: read view
+dockerfile makefile gitignore dotfile dotfiles: file
+gist gists: snippet code file
+unassign reassign: assign update
+relabel: label update
+reopen reopened: update issue
+outstanding unresolved: open
+accordion collapse: click element
+stylesheet stylesheets: css style
+today todays tonight: recent latest
+aloud scratchpad: think thought
+decompose decomposition: step problem thought
+chuck: delete remove
+listen listening hear: audio media
+couple pair: multiple
+disk: file
+uncomment indent dedent: edit line
+transfer transferred: move
+mount mounted mounts: allowed directory
+closer nearer: near distance
+farther: distance
+finder explorer: directory file list
+confine confined chroot jail: allowed directory
+misplace misplaced: search find
+spotlight ripgrep rg: search find pattern
+concatenate concat: read multiple file
+chown chgrp: permission owner
+vi: edit file
+xlsx xls docx pptx odt rtf workbook worksheet powerpoint slideshow: file
+mp4 mkv webm avi: media file
+selfie: image
+capitalize capitalise uppercase lowercase: edit replace text
+refactor: edit replace code
+proofread proofreading: edit text
+strip: edit replace
+jq: json
+committer committers: commit
+epic epics subtask subtasks: issue
+kanban: issue list
+roadmap: milestone plan
+deadline deadlines deliverable deliverables: milestone
+blocker blockers: issue label
+hotfix bugfix: branch
+dependabot renovate: pull request
+npm pypi: repository
+glab: gitlab
+jql: search issue
+codeowners: owner maintainer
+cve cves vuln vulns vulnerability vulnerabilities: issue search
+hunk hunks: diff change
+headcount: user member list
+pgadmin dbeaver datagrip tableplus: sql query
+mssql tsql plsql oracle sqlserver bigquery redshift snowflake duckdb supabase cockroachdb: sql query
+ddl: sql schema
+transaction transactions inventory: sql query
+churn retention cohort funnel kpi kpis: sql query
+vlookup xlookup: sql query join
+sumif countif: sql query
+bookmark bookmarks: navigate url
+snip snipping: screenshot capture
+wcag: accessibility
+waterfall: network request
+bookmarklet userscript tampermonkey greasemonkey: evaluate javascript script
+selenium webdriver cypress: browser
+autofill autocomplete prefill: fill form
+otp passcode: type fill field
+picklist multiselect: select option dropdown
+hyperlink hyperlinks: link click
+portrait landscape orientation: viewport resize device
+curl wget httpie: request url fetch
+repl: evaluate run code
+discord mattermost zulip irc msteams: channel message
+whatsapp telegram sms: message send
+standup standups: message post channel
+blast: message post send
+fyi: message post
+reacji: reaction emoji
+presence: profile user
+workmate workmates: user member
+circulate: message post send
+satnav waze citymapper mapquest: direction
+stroll strolling: walk walking
+carpool: driving
+ferry ferries: transit
+arrive arrival arriving: duration travel
+depart departure departing: origin travel
+viral buzz celebrity gossip: news search web
+score scores scoreboard: news search web
+synonym synonyms antonym antonyms thesaurus dictionary: search web
+translate translation translations: search web
+buy buying purchase deals coupon coupons discount: search web
+airfare flight flights: search web
+currency currencies forex: search web
+citation citations cite arxiv scholar pubmed: search web research article
+kagi ecosia startpage yahoo perplexity: search web
+learnt: memory knowledge observation
+unlearn: delete observation memory
+zettelkasten: knowledge graph memory
+backlink backlinks: relation
+mindmap: graph node relation
+neo4j: graph node relation
+dossier: entity observation
+nickname nicknames: entity name observation
+allergy allergies hobby hobbies dislike dislikes: observation
+remind reminder reminders: memory observation
+methodical methodically systematic systematically meticulous meticulously: step think
+introspect introspection: think thought reflective
+postmortem rca: problem analysis think
+troubleshoot troubleshooting diagnose diagnosis: problem think analysis
+guess guesses guesswork assumption assumptions: hypothesis think
+prove proof: verify hypothesis
+iterate iterative iteratively: step revision thought
+healthcheck heartbeat loopback roundtrip: echo
+dotenv printenv getenv: environment variable
+verbose verbosity: log level toggle
+elicit: elicitation
+calculator: sum add calculate
+actualize actualise: update
+craft: create write
+establish: create
+initiate: start create
+construct: create new
+eyeball: read view
+shred: delete
+renew upgrade: update
+overhaul: edit update
+relay deliver: send message
+rummage ferret: search find
+performance perf: network request
+tuple tuples postgis: sql query
+executable executables: permission file
+symlink symlinks: file info
+handover handoff delegate delegated: assign
+escalate escalation: issue label
+pending: status review
+shoutout shoutouts kudos: message post
+digest: recent history message
+transcript transcripts: history message
+ingredient ingredients horoscope trivia: search web
+showtime showtimes concert concerts festival festivals: search web local
+partner partners girlfriend boyfriend fiance fiancee roommate neighbor neighbors neighbour neighbours: relation entity
+employer employers: relation organization
+deduce deduction: think infer
 `
 
 var phraseLines = `
@@ -541,7 +768,246 @@ how much space: size
 take up space: size
 takes up space: size
 taking up space: size
-time zone: profile, user`
+time zone: profile, user
+open image: read media, image
+open photo: read media, image
+open picture: read media, image
+walk directory: tree, recursive
+walk folder: tree, recursive
+walk tree: tree, recursive
+last edited: modified, time
+last touched: modified, time
+last saved: modified, time
+where did i put: search, find
+where did i save: search, find
+clean up: delete, remove
+clean out: delete, remove
+comb through: search, find
+whip up: create, write
+type up: write
+touch up: edit
+at once: multiple, simultaneous
+without saving: dry run
+without applying: dry run
+what would change: dry run, preview
+feature branch: branch
+topic branch: branch
+release branch: branch
+merge conflict: update branch
+merge conflicts: update branch
+out of date: update, latest
+leave comment: comment
+leave review: review
+weigh in: comment, reply
+ctrl f: find text, find
+cmd f: find text, find
+hit return: press key
+press return: press key
+hit tab: press key
+press tab: press key
+tab key: press key
+page source: snapshot, content
+view source: snapshot, content
+inspect element: snapshot, element
+on screen: screenshot, snapshot
+user agent: emulate, device
+page say: snapshot, text
+page says: snapshot, text
+follow link: click, navigate
+show up: appear
+shows up: appear
+search box: type, fill
+search bar: type, fill
+search field: type, fill
+search input: type, fill
+sign out: click
+log out: click
+select count: sql, query
+select statement: sql, query
+primary key: sql, schema
+foreign key: sql, schema
+direct message: message
+private message: message
+update team: message, post
+update everyone: message, post
+status update: message, post
+drop note: message, post
+drop message: message, post
+fire off: send, message
+loop in: message, send
+things to do: place, local
+zip code: address
+postal code: address
+post code: address
+open now: hour
+opening hours: hour, detail
+opening times: hour, detail
+public transport: transit
+public transit: transit
+rush hour: driving, duration
+as the crow flies: distance
+current events: news, recent
+who won: news, search web
+press coverage: news
+press release: news
+stack overflow: search web
+hacker news: news, search web
+walk through: think, thought, step
+work through: think, thought
+weigh options: think, thought
+weigh up: think, thought
+evaluate options: think, thought
+trade off: think, thought
+trade offs: think, thought
+root cause: problem, think
+note to self: memory, observation
+take note: observation, write
+hang on to: memory, save
+hold on to: memory, save
+about me: observation, entity, memory
+org chart: relation, entity
+say back: echo
+send back: echo
+hang onto: memory, save
+hold onto: memory, save
+comment out: edit
+rename variable: edit, replace
+rename function: edit, replace
+browse folder: list directory
+browse directory: list directory
+map out: tree, structure
+log bug: create issue
+log issue: create issue
+log ticket: create issue
+submit for review: create pull request
+propose change: pull request, merge request
+propose fix: pull request, merge request
+mark done: close, update
+navigate from: direction
+search page: find text, find
+no longer: delete
+like message: reaction, emoji
+like post: reaction, emoji
+out loud: think, thought
+key in: type, fill
+punch in: type, fill
+query plan: sql, query
+execution plan: sql, query
+table structure: sql, schema
+column type: sql, schema
+column types: sql, schema
+group chat: channel, message
+mirror back: echo
+do away with: delete, remove
+fill me in: history, recent message
+up to speed: history, recent message
+downloads folder: directory
+download folder: directory
+downloads directory: directory
+home folder: directory
+home directory: directory
+desktop folder: directory
+documents folder: directory
+beginning of file: head file
+start of file: head file
+first lines: head file
+first few lines: head file
+last lines: tail file
+last few lines: tail file
+side by side: multiple, compare
+delete line: edit, line
+delete lines: edit, line
+remove line: edit, line
+remove lines: edit, line
+insert line: edit, line
+add line: edit, line
+change line: edit, line
+drag to folder: move file, move
+drag into folder: move file, move
+file owner: info, permission
+user story: issue
+story points: issue, label
+good first issue: search issue, label
+help wanted: issue, label
+tests pass: status check
+tests passing: status check
+tests failing: status check
+tests fail: status check
+test results: status check
+test suite: status check
+build broken: status check
+broken build: status check
+build failing: status check
+failing build: status check
+fast forward: merge, update branch
+catch up with main: update branch
+catch up with master: update branch
+order by: sql, query
+where clause: sql, query
+list tables: sql, schema
+show tables: sql, schema
+describe table: sql, schema
+explain analyze: sql, query
+stored procedure: sql
+night mode: dark, color scheme
+photo of screen: screenshot
+picture of screen: screenshot
+photo of page: screenshot
+picture of page: screenshot
+image of page: screenshot
+text message: message
+put message: message, post
+job title: profile
+display name: profile
+real name: profile
+navigate me: direction
+route me: direction
+way to get to: direction
+minutes away: duration, distance
+miles away: distance
+in the area: near, local
+around the corner: near, local
+open late: hour, detail
+closing time: hour, detail
+business hours: hour, detail
+hours of operation: hour, detail
+still open: hour, detail
+top rated: place, local
+highly rated: place, local
+good reviews: place, local
+breaking news: news
+what have you learned: knowledge graph, memory
+what do you know: knowledge graph, memory
+long term memory: memory, knowledge graph
+graph view: knowledge graph, read graph
+mind map: knowledge graph
+family tree: relation, entity
+lives in: observation, relation
+born in: observation
+chain of thought: think, thought
+rubber duck: think, thought
+second thoughts: revision, thought
+change my mind: revision, thought
+step back: think, backtrack
+background job: long running operation
+background task: long running operation
+test image: tiny image
+dummy image: tiny image
+tell me: get, read
+team knows: message, post
+everyone knows: message, post
+action item: issue
+action items: issue
+what s new: recent
+what is new: recent
+in progress: issue, state
+make sure: check, verify
+hand off: assign
+touch base: message, send
+circle back: reply, message
+how say: search web
+fact check: search web
+what if: hypothesis, think`
 
 // vocab is the parsed vocabulary, on stems.
 type vocab struct {

@@ -726,6 +726,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
+				case n.nleft > 1 && n.nright == n.nleft && src.kind != basicLit:
+					// Several destinations: assign evaluates every source, then sets
+					// every destination. Writing one source straight into its
+					// destination (the cases below) would turn the whole statement
+					// into a nop and leave the others unset, and break a, b = f(b), a.
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {
