@@ -781,7 +781,14 @@ func assign(n *node) {
 
 	for i := range types {
 		var t reflect.Type
-		switch typ := n.child[sbase+i].typ; {
+		typ := n.child[sbase+i].typ
+		if dt := n.child[i].typ; dt != nil && n.child[i].ident != "_" && isInterface(dt) {
+			// mcpfs patch: the source is converted to the destination's
+			// interface (svalue): hold it as such (var s1, s2 Shape =
+			// Sq{2}, Sq{3} set a struct temporary with the wrapper).
+			typ = dt
+		}
+		switch {
 		case isInterfaceSrc(typ):
 			t = valueInterfaceType
 		default:
@@ -2810,7 +2817,9 @@ func doComposite(n *node, hasType bool, keyed bool) {
 	if hasType {
 		child = n.child[1:]
 	}
-	destInterface := isInterfaceSrc(destType(n))
+	// mcpfs patch: only when the literal writes into that destination
+	// (an assignment of several values converts it in its assign step).
+	destInterface := isInterfaceSrc(destType(n)) && (n.anc.kind != assignStmt && n.anc.kind != defineStmt || writesToDest(n))
 
 	values := make(map[int]func(*frame) reflect.Value)
 	for i, c := range child {

@@ -321,7 +321,7 @@ func wantEmptyInterface(n *node) bool {
 func genValueOutput(n *node, t reflect.Type) func(*frame) reflect.Value {
 	value := genValue(n)
 	switch {
-	case n.anc.action == aAssign && n.anc.typ.cat == interfaceT:
+	case n.anc.action == aAssign && n.anc.typ.cat == interfaceT && writesToDest(n):
 		if len(n.anc.typ.field) == 0 {
 			// empty interface, do not wrap
 			return value
@@ -342,6 +342,22 @@ func genValueOutput(n *node, t reflect.Type) func(*frame) reflect.Value {
 		}
 	}
 	return value
+}
+
+// writesToDest reports whether n, a source of an assignment, was set to
+// write straight into its destination's frame location (mcpfs patch):
+// an assignment of several values keeps its own assign step, which
+// converts the source to an interface destination itself, and wrapping
+// it here put the wrapper in the source's own location (var s1, s2 Shape
+// = Sq{2}, Sq{3} panicked in reflect.Set).
+func writesToDest(n *node) bool {
+	a := n.anc
+	i := childPos(n) - (len(a.child) - a.nright)
+	if a.nright == 0 || i < 0 || i >= a.nleft {
+		return true
+	}
+	d := a.child[i]
+	return n.findex == d.findex && n.level == d.level
 }
 
 func getBinValue(getMapType func(*itype) reflect.Type, value func(*frame) reflect.Value, f *frame) reflect.Value {
