@@ -46,14 +46,16 @@ func (r *rewriter) indexExpr(ix *ast.IndexExpr, stack []ast.Node) {
 		return
 	}
 	sh := r.qualify(types.NewPackage(shimPath, "shim"))
-	open := sh + ".Index("
-	if b := it.Type.Underlying().(*types.Basic); b.Kind() != types.Int && b.Kind() != types.UntypedInt {
+	open, closeConv := sh+".Index(", ""
+	if b, ok := types.Unalias(it.Type).(*types.Basic); !ok || b.Kind() != types.Int && b.Kind() != types.UntypedInt {
+		// Another integer type, or a defined one (type dir int), which
+		// the interpreter does not pass as an int.
 		open += "int("
-		defer r.insert(ix.Index.End(), ")")
+		closeConv = ")"
 	}
 	r.insert(ix.Index.Pos(), open)
 	line := r.fset.Position(ix.Lbrack).Line
-	r.insert(ix.Index.End(), ", len("+r.text(ix.X)+"), "+strconv.Itoa(line)+")")
+	r.insert(ix.Index.End(), closeConv+", len("+r.text(ix.X)+"), "+strconv.Itoa(line)+")")
 }
 
 // pure reports whether e can be evaluated twice with the same result and
@@ -183,7 +185,7 @@ func (r *rewriter) sliceExpr(se *ast.SliceExpr) {
 		if e == nil {
 			continue
 		}
-		if b, ok := underlying(r.info.TypeOf(e)).(*types.Basic); !ok || (b.Kind() != types.Int && b.Kind() != types.UntypedInt) {
+		if b, ok := types.Unalias(r.info.TypeOf(e)).(*types.Basic); !ok || (b.Kind() != types.Int && b.Kind() != types.UntypedInt) {
 			return
 		}
 	}
