@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"unsafe"
+
+	"github.com/traefik/yaegi/internal/unsafe2"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -579,6 +581,11 @@ func canAssertTypes(src, dest reflect.Type) bool {
 		return true
 	}
 	if src == nil {
+		return false
+	}
+	if dest.Kind() != reflect.Interface && (unsafe2.IsNamedType(src) || unsafe2.IsNamedType(dest)) {
+		// A defined type matches only itself: a Point is not a
+		// struct{ X, Y int } (assignable both ways).
 		return false
 	}
 	if src.AssignableTo(dest) {
@@ -2796,6 +2803,9 @@ func doComposite(n *node, hasType bool, keyed bool) {
 	frameIndex := n.findex
 	l := n.level
 	rt := typ.TypeOf()
+	if n.typ.cat == linkedT {
+		rt = n.typ.TypeOf() // type Pt2 Pt: a Pt2, not a Pt
+	}
 
 	n.exec = func(f *frame) bltn {
 		a := reflect.New(rt).Elem()
@@ -3183,10 +3193,14 @@ func _case(n *node) {
 			v0 := value(f)
 			for _, v := range values {
 				v1 := v(f)
-				if !v0.Type().AssignableTo(v1.Type()) {
-					v0 = v0.Convert(v1.Type())
+				x0 := v0
+				// An interface on either side compares as interfaces
+				// (dynamic type and value), as Go does: converting the
+				// interface panicked (switch v { case Active: }).
+				if x0.Kind() != reflect.Interface && v1.Kind() != reflect.Interface && !x0.Type().AssignableTo(v1.Type()) {
+					x0 = x0.Convert(v1.Type())
 				}
-				if v0.Interface() == v1.Interface() {
+				if x0.Interface() == v1.Interface() {
 					return tnext
 				}
 			}
