@@ -258,9 +258,11 @@ func methodsInside(t types.Type, seen map[types.Type]bool) string {
 }
 
 // shapeTwin returns another type of the snippet's with the same
-// underlying type as t (or as t's element, for a pointer), or nil. The
-// interpreter cannot tell such types apart once a value of one sits in an
-// interface: a type assertion or type switch to one matches the other.
+// underlying type as t (or as t's element, for a pointer), both with
+// methods, or nil. The interpreter cannot tell such types apart once a
+// value of one sits in an interface: a type assertion or type switch to
+// one matches the other. Types without methods have run-time types of
+// their own (ownType).
 func shapeTwin(pkg *types.Package, t types.Type) *types.Named {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
@@ -272,17 +274,32 @@ func shapeTwin(pkg *types.Package, t types.Type) *types.Named {
 	if _, isIface := n.Underlying().(*types.Interface); isIface {
 		return nil
 	}
+	if ownType(n) {
+		return nil
+	}
 	for _, name := range pkg.Scope().Names() {
 		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() || tn == n.Obj() {
 			continue
 		}
 		other, ok := tn.Type().(*types.Named)
-		if ok && other.TypeParams().Len() == 0 && types.Identical(other.Underlying(), n.Underlying()) {
+		if ok && other.TypeParams().Len() == 0 && !ownType(other) && types.Identical(other.Underlying(), n.Underlying()) {
 			return other
 		}
 	}
 	return nil
+}
+
+// ownType reports whether the interpreter gives values of the defined
+// type n a run-time type of their own, told apart from any other in an
+// interface: a type without methods (the yaegi fork's definedRType),
+// but for function types. A type with methods keeps its underlying
+// type's.
+func ownType(n *types.Named) bool {
+	if _, isFunc := n.Underlying().(*types.Signature); isFunc {
+		return false
+	}
+	return types.NewMethodSet(types.NewPointer(n)).Len() == 0
 }
 
 // checkShapeTwins refuses finding, in an interface value, a type of the

@@ -629,10 +629,12 @@ func (r *rewriter) shiftConst(b *ast.BinaryExpr) {
 }
 
 // contextKey rewrites the key of context.WithValue and Context.Value when
-// its type is the snippet's own: in an interface the interpreter cannot
-// tell key("user") (type key string) from the string "user", nor two
-// struct types of the same fields apart. The key becomes
-// shim.Key{Type: "main.key", V: k}, which only the same type's keys equal.
+// its type is the snippet's own and has methods: such a value reaches
+// the standard library as its underlying type's, so key("user") would be
+// the string "user", and two struct types of the same fields one type.
+// The key becomes shim.Key{Type: "main.key", V: k}, which only the same
+// type's keys equal. A type without methods has a run-time type of its
+// own (ownType) and needs none.
 func (r *rewriter) contextKey(call *ast.CallExpr) {
 	id := calleeIdent(call.Fun)
 	if id == nil {
@@ -660,7 +662,7 @@ func (r *rewriter) contextKey(call *ast.CallExpr) {
 	if t == nil || types.IsInterface(t) {
 		return
 	}
-	if _, ok := interpNamed(t); !ok {
+	if n, ok := interpNamed(t); !ok || ownType(n) {
 		return
 	}
 	sh := r.qualify(types.NewPackage(shimPath, "shim"))
