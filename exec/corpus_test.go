@@ -117,8 +117,10 @@ func TestCorpus(t *testing.T) {
 // figure in docs/BENCHMARKS.md. The fifth natural round's programs
 // (round5.txtar, written before they were run) brought it from 98.4% to
 // 96.2% (96.3% with the probes written while fixing it): their refusals
-// and loud failures are listed there.
-const corpusMinPassRate = 96.0
+// and loud failures are listed there. The programs for named types in
+// interfaces and generic results declared with var (iface_identity.txtar,
+// generic_var_results.txtar) all pass: 478 of 496, 96.4%.
+const corpusMinPassRate = 96.3
 
 // runCorpusProgram checks and runs p and classifies the result.
 func runCorpusProgram(r *Runner, tree fstest.MapFS, p corpusProgram) (outcome, detail string) {
