@@ -508,7 +508,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 		}
 	case n.child[0].typ.cat == valueT || n.child[0].typ.cat == errorT:
 		n.exec = func(f *frame) bltn {
-			v := value(f).Elem()
+			v := value(f)
+			if v.Kind() == reflect.Interface {
+				v = v.Elem()
+			}
 			ok := v.IsValid()
 			if setStatus {
 				defer func() {
@@ -3109,6 +3112,12 @@ func _case(n *node) {
 						destValue(f).Set(vi.value)
 						return tnext
 					}
+					// A value held in a compiled interface's wrapper
+					// (error): match its concrete type.
+					if cv, ok := wrappedValue(ival); ok && typ.cat != interfaceT && cv.Type() == rtyp {
+						destValue(f).Set(cv)
+						return tnext
+					}
 					return fnext
 				}
 				if vi, ok := v.Interface().(valueInterface); ok {
@@ -3151,6 +3160,10 @@ func _case(n *node) {
 						}
 						if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
 							destValue(f).Set(elem)
+							return tnext
+						}
+						if cv, ok := wrappedValue(ival); ok && typ.cat != interfaceT && cv.Type() == rtyp {
+							destValue(f).Set(val)
 							return tnext
 						}
 					}
@@ -3207,6 +3220,24 @@ func _case(n *node) {
 			return fnext
 		}
 	}
+}
+
+// wrappedValue returns the concrete value that a wrapper of a compiled
+// interface (the struct genInterfaceWrapper makes, whose first field is
+// IValue) holds.
+func wrappedValue(ival interface{}) (reflect.Value, bool) {
+	if ival == nil {
+		return reflect.Value{}, false
+	}
+	wv := reflect.ValueOf(ival)
+	if wv.Kind() != reflect.Struct || wv.NumField() == 0 || wv.Type().Field(0).Name != "IValue" {
+		return reflect.Value{}, false
+	}
+	cv := wv.Field(0)
+	if cv.Kind() == reflect.Interface {
+		cv = cv.Elem()
+	}
+	return cv, cv.IsValid()
 }
 
 func implementsInterface(v reflect.Value, t *itype) bool {

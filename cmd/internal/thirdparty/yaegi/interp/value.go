@@ -3,6 +3,8 @@ package interp
 import (
 	"go/constant"
 	"reflect"
+
+	"github.com/traefik/yaegi/internal/unsafe2"
 )
 
 const (
@@ -290,7 +292,10 @@ func getConcreteValue(val reflect.Value) reflect.Value {
 	if v.NumMethod() > 0 {
 		return v
 	}
-	if v.Kind() != reflect.Struct {
+	if v.Kind() != reflect.Struct || unsafe2.IsNamedType(v.Type()) {
+		// A struct of a type the program defines is the value itself,
+		// not an emulated interface: upstream took VE{"name"} returned
+		// as error for its last field, the string "name".
 		return v
 	}
 	// Search a concrete value in fields of an emulated interface.
@@ -552,4 +557,33 @@ func genValueString(n *node) func(*frame) (reflect.Value, string) {
 	value := genValue(n)
 
 	return func(f *frame) (reflect.Value, string) { v := value(f); return v, v.String() }
+}
+
+// ifaceEqual compares two values of interface types as Go does (dynamic
+// type and value), looking through the interpreter's wrappers: a
+// valueInterface (a value of a type with methods in an interface{}) and
+// the wrapper of a compiled interface (an E in an error). Upstream
+// compared the wrappers, so err == E{"a"} and a == any(k) were false.
+func ifaceEqual(a, b interface{}) bool {
+	return ifaceConcrete(a) == ifaceConcrete(b)
+}
+
+func ifaceConcrete(x interface{}) interface{} {
+	for {
+		switch v := x.(type) {
+		case valueInterface:
+			if !v.value.IsValid() {
+				return nil
+			}
+			x = v.value.Interface()
+			continue
+		case nil:
+			return nil
+		}
+		if cv, ok := wrappedValue(x); ok {
+			x = cv.Interface()
+			continue
+		}
+		return x
+	}
 }
