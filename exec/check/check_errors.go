@@ -57,93 +57,41 @@ func (c *checker) checkErrorValues() {
 	})
 }
 
-// checkValueErrors refuses finding a value (non-pointer) type of the
-// snippet's in an interface of the standard library, such as error: the
-// interpreter stores such a value there in a wrapper of its own, so that
-// a type assertion, a type switch case or errors.As never matches it.
-// Pointer types keep their identity.
-func (c *checker) checkValueErrors() {
-	report := func(pos ast.Node, t types.Type, iface types.Type) {
-		name := types.TypeString(t, c.qualifier)
-		in := types.TypeString(iface, c.qualifier)
-		if in == "error" {
-			in = "an error"
-		} else {
-			in = "a " + in
-		}
-		hint := fmt.Sprintf("give its methods pointer receivers (func (e *%s) Error() string), store &%s{...}, and look for *%s", name, name, name)
-		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != c.pkg {
-			// Not the snippet's own type: look for the pointer.
-			hint = fmt.Sprintf("look for *%s: var x *%s", name, name)
-			if n.Obj().Name() == "ToolError" {
-				hint += ", or use mcp.AsToolError(err)"
-			}
-		}
-		c.errorf(pos.Pos(), hint,
-			"the interpreter cannot find a %s value in %s: it loses the type of values (not pointers) stored in interfaces of the standard library", name, in)
-	}
-	valueType := func(t types.Type) bool {
-		if t == nil {
-			return false
-		}
-		if _, ok := interpNamed(t); !ok {
-			return false
-		}
-		_, isIface := t.Underlying().(*types.Interface)
-		return !isIface
-	}
-	hostIface := func(t types.Type) bool {
-		if t == nil {
-			return false
-		}
-		it, ok := t.Underlying().(*types.Interface)
-		if !ok || it.NumMethods() == 0 {
-			return false
-		}
-		_, interp := interpNamed(t)
-		return !interp
-	}
+// checkErrorsAsTargets refuses errors.As given an error-typed value (a
+// pointer variable itself, not its address), as go vet does. A value
+// (not pointer) type of the snippet's is found in an error by errors.As,
+// a type assertion or a type switch as Go finds it (the yaegi fork looks
+// inside its wrapper of compiled interfaces).
+func (c *checker) checkErrorsAsTargets() {
 	ast.Inspect(c.file, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.TypeAssertExpr:
-			if n.Type == nil {
-				return true
-			}
-			if xt := c.info.TypeOf(n.X); hostIface(xt) && valueType(c.info.TypeOf(n.Type)) {
-				report(n.Type, c.info.TypeOf(n.Type), xt)
-			}
-		case *ast.TypeSwitchStmt:
-			var x ast.Expr
-			switch a := n.Assign.(type) {
-			case *ast.AssignStmt:
-				x = a.Rhs[0].(*ast.TypeAssertExpr).X
-			case *ast.ExprStmt:
-				x = a.X.(*ast.TypeAssertExpr).X
-			}
-			xt := c.info.TypeOf(x)
-			if !hostIface(xt) {
-				return true
-			}
-			for _, cl := range n.Body.List {
-				for _, e := range cl.(*ast.CaseClause).List {
-					if t := c.info.TypeOf(e); valueType(t) {
-						report(e, t, xt)
-					}
-				}
-			}
-		case *ast.CallExpr:
-			fn, ok := c.info.Uses[calleeIdent(n.Fun)].(*types.Func)
-			if !ok || fn.FullName() != "errors.As" || len(n.Args) != 2 {
-				return true
-			}
-			if h := c.errorsAsTargetHint(n); h != "" {
-				c.errorf(n.Args[1].Pos(), h, "second argument to errors.As must be a pointer to a variable of an error type (or of an interface type)")
-				return true
-			}
-			if pt, ok := underlying(c.info.TypeOf(n.Args[1])).(*types.Pointer); ok && valueType(pt.Elem()) {
-				report(n.Args[1], pt.Elem(), types.Universe.Lookup("error").Type())
-			}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
 		}
+		fn, ok := c.info.Uses[calleeIdent(call.Fun)].(*types.Func)
+		if !ok || fn.FullName() != "errors.As" || len(call.Args) != 2 {
+			return true
+		}
+		if h := c.errorsAsTargetHint(call); h != "" {
+			c.errorf(call.Args[1].Pos(), h, "second argument to errors.As must be a pointer to a variable of an error type (or of an interface type)")
+			return true
+		}
+		pt, ok := underlying(c.info.TypeOf(call.Args[1])).(*types.Pointer)
+		if !ok {
+			return true
+		}
+		elem := pt.Elem()
+		errIface := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+		if _, isIface := elem.Underlying().(*types.Interface); isIface || types.Implements(elem, errIface) || !types.Implements(types.NewPointer(elem), errIface) {
+			return true
+		}
+		// T's Error method has a pointer receiver: errors.As panics.
+		name := types.TypeString(elem, c.qualifier)
+		hint := fmt.Sprintf("look for *%s: var x *%s; errors.As(err, &x)", name, name)
+		if n, ok := types.Unalias(elem).(*types.Named); ok && n.Obj().Name() == "ToolError" {
+			hint += ", or use mcp.AsToolError(err)"
+		}
+		c.errorf(call.Args[1].Pos(), hint, "second argument to errors.As must be a pointer to a type that implements error (or to an interface type): %s does not, *%s does", name, name)
 		return true
 	})
 }
@@ -258,10 +206,10 @@ func methodsInside(t types.Type, seen map[types.Type]bool) string {
 }
 
 // shapeTwin returns another type of the snippet's with the same
-// underlying type as t (or as t's element, for a pointer), both with
-// methods, or nil. The interpreter cannot tell such types apart once a
-// value of one sits in an interface: a type assertion or type switch to
-// one matches the other. Types without methods have run-time types of
+// underlying type as t (or as t's element, for a pointer), both
+// function types, or nil. The interpreter cannot tell such types apart
+// once a value of one sits in an interface: a type assertion or type
+// switch to one matches the other. Other types have run-time types of
 // their own (ownType).
 func shapeTwin(pkg *types.Package, t types.Type) *types.Named {
 	if p, ok := t.(*types.Pointer); ok {
@@ -292,14 +240,10 @@ func shapeTwin(pkg *types.Package, t types.Type) *types.Named {
 
 // ownType reports whether the interpreter gives values of the defined
 // type n a run-time type of their own, told apart from any other in an
-// interface: a type without methods (the yaegi fork's definedRType),
-// but for function types. A type with methods keeps its underlying
-// type's.
+// interface (the yaegi fork's definedRType): all but function types.
 func ownType(n *types.Named) bool {
-	if _, isFunc := n.Underlying().(*types.Signature); isFunc {
-		return false
-	}
-	return types.NewMethodSet(types.NewPointer(n)).Len() == 0
+	_, isFunc := n.Underlying().(*types.Signature)
+	return !isFunc
 }
 
 // checkShapeTwins refuses finding, in an interface value, a type of the

@@ -35,7 +35,6 @@ func (r *rewriter) call(call *ast.CallExpr) {
 		}
 	}
 	r.variadicSliceArg(call)
-	r.contextKey(call)
 	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) || r.errorsCall(call) {
 		return
 	}
@@ -626,46 +625,4 @@ func (r *rewriter) shiftConst(b *ast.BinaryExpr) {
 	}
 	r.insert(b.X.Pos(), tn+"(")
 	r.insert(b.X.End(), ")")
-}
-
-// contextKey rewrites the key of context.WithValue and Context.Value when
-// its type is the snippet's own and has methods: such a value reaches
-// the standard library as its underlying type's, so key("user") would be
-// the string "user", and two struct types of the same fields one type.
-// The key becomes shim.Key{Type: "main.key", V: k}, which only the same
-// type's keys equal. A type without methods has a run-time type of its
-// own (ownType) and needs none.
-func (r *rewriter) contextKey(call *ast.CallExpr) {
-	id := calleeIdent(call.Fun)
-	if id == nil {
-		return
-	}
-	fn, ok := r.info.Uses[id].(*types.Func)
-	if !ok {
-		return
-	}
-	var key ast.Expr
-	switch fn.FullName() {
-	case "context.WithValue":
-		if len(call.Args) == 3 {
-			key = call.Args[1]
-		}
-	case "(context.Context).Value":
-		if len(call.Args) == 1 {
-			key = call.Args[0]
-		}
-	}
-	if key == nil {
-		return
-	}
-	t := r.info.TypeOf(key)
-	if t == nil || types.IsInterface(t) {
-		return
-	}
-	if n, ok := interpNamed(t); !ok || ownType(n) {
-		return
-	}
-	sh := r.qualify(types.NewPackage(shimPath, "shim"))
-	r.insert(key.Pos(), fmt.Sprintf("%s.Key{Type: %s, V: ", sh, strconv.Quote(reflectString(t))))
-	r.insert(key.End(), "}")
 }
