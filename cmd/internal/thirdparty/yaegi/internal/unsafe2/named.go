@@ -77,15 +77,16 @@ func addReflectOff(ptr unsafe.Pointer) int32
 
 var named struct {
 	sync.Mutex
-	types map[string]reflect.Type       // by key
-	base  map[reflect.Type]reflect.Type // a named copy → the type it copies
+	types map[string]reflect.Type // by key
+	base  sync.Map                // a named copy (reflect.Type) → the type it copies; read without the lock
 }
 
 // IsNamedType reports whether t was made by NamedType.
 func IsNamedType(t reflect.Type) bool {
-	named.Lock()
-	defer named.Unlock()
-	_, ok := named.base[t]
+	if t == nil {
+		return false
+	}
+	_, ok := named.base.Load(t)
 	return ok
 }
 
@@ -109,8 +110,8 @@ func NamedType(t reflect.Type, name, key string) (reflect.Type, bool) {
 	if nt, ok := named.types[key]; ok {
 		return nt, true
 	}
-	if b, ok := named.base[t]; ok {
-		t = b
+	if b, ok := named.base.Load(t); ok {
+		t = b.(reflect.Type)
 	}
 	switch t.Kind() {
 	case reflect.Func, reflect.Interface, reflect.Invalid:
@@ -170,9 +171,8 @@ func NamedType(t reflect.Type, name, key string) (reflect.Type, bool) {
 	nt := reflect.TypeOf(v)
 	if named.types == nil {
 		named.types = map[string]reflect.Type{}
-		named.base = map[reflect.Type]reflect.Type{}
 	}
 	named.types[key] = nt
-	named.base[nt] = t
+	named.base.Store(nt, t)
 	return nt, true
 }
