@@ -2232,7 +2232,16 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 // converts. Function, interface and self-referring types keep the
 // underlying type.
 func definedRType(t *itype) (reflect.Type, bool) {
-	if t.name == "" || t.path == "" || t.rtype == nil || t.incomplete {
+	if t.name == "" || t.rtype == nil || t.incomplete {
+		return nil, false
+	}
+	path := t.path
+	if path == "" && t.scope != nil && !predeclared[t.name] {
+		// A type declared in a function, or a generic type's instance
+		// (Box[int]): Go names it by its package all the same.
+		path = t.scope.pkgID
+	}
+	if path == "" {
 		return nil, false
 	}
 	u := t
@@ -2253,16 +2262,26 @@ func definedRType(t *itype) (reflect.Type, bool) {
 		return nil, false
 	}
 	name := t.name
-	if i := strings.LastIndex(t.path, "/"); i >= 0 {
-		name = t.path[i+1:] + "." + name
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		name = path[i+1:] + "." + name
 	} else {
-		name = t.path + "." + name
+		name = path + "." + name
 	}
-	key := t.path + "." + t.name
+	key := path + "." + t.name
 	if t.node != nil {
 		key += "@" + strconv.Itoa(int(t.node.pos))
 	}
 	return unsafe2.NamedType(t.rtype, name, key)
+}
+
+// predeclared are the names of the universe's types, which keep their
+// own run-time types.
+var predeclared = map[string]bool{
+	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true,
+	"float32": true, "float64": true, "int": true, "int8": true, "int16": true,
+	"int32": true, "int64": true, "rune": true, "string": true, "uint": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"any": true, "comparable": true,
 }
 
 // selfReferent reports whether t's definition reaches t again (type
