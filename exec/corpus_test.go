@@ -116,10 +116,12 @@ func TestCorpus(t *testing.T) {
 // corpusMinPassRate is the pass rate the corpus must keep (percent): the
 // figure in docs/BENCHMARKS.md. The fifth natural round's programs
 // (round5.txtar, written before they were run) brought it from 98.4% to
-// 96.2% (96.3% with the probes written while fixing it); fixing its loud
-// failures and three of its refusals in the interpreter fork brought it
-// to 97.8% (with interp_fixes.txtar): what is left is listed there.
-const corpusMinPassRate = 97.5
+// 96.2% (96.3% with the probes written while fixing it). Fixing its loud
+// failures and refusals in the interpreter fork (interp_fixes.txtar), named
+// types in interfaces, generic results declared with var and value error
+// types found in errors (iface_identity*.txtar, generic_var_results.txtar)
+// brought it back up: what is left is listed there.
+const corpusMinPassRate = 98.0
 
 // runCorpusProgram checks and runs p and classifies the result.
 func runCorpusProgram(r *Runner, tree fstest.MapFS, p corpusProgram) (outcome, detail string) {

@@ -57,93 +57,41 @@ func (c *checker) checkErrorValues() {
 	})
 }
 
-// checkValueErrors refuses finding a value (non-pointer) type of the
-// snippet's in an interface of the standard library, such as error: the
-// interpreter stores such a value there in a wrapper of its own, so that
-// a type assertion, a type switch case or errors.As never matches it.
-// Pointer types keep their identity.
-func (c *checker) checkValueErrors() {
-	report := func(pos ast.Node, t types.Type, iface types.Type) {
-		name := types.TypeString(t, c.qualifier)
-		in := types.TypeString(iface, c.qualifier)
-		if in == "error" {
-			in = "an error"
-		} else {
-			in = "a " + in
-		}
-		hint := fmt.Sprintf("give its methods pointer receivers (func (e *%s) Error() string), store &%s{...}, and look for *%s", name, name, name)
-		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != c.pkg {
-			// Not the snippet's own type: look for the pointer.
-			hint = fmt.Sprintf("look for *%s: var x *%s", name, name)
-			if n.Obj().Name() == "ToolError" {
-				hint += ", or use mcp.AsToolError(err)"
-			}
-		}
-		c.errorf(pos.Pos(), hint,
-			"the interpreter cannot find a %s value in %s: it loses the type of values (not pointers) stored in interfaces of the standard library", name, in)
-	}
-	valueType := func(t types.Type) bool {
-		if t == nil {
-			return false
-		}
-		if _, ok := interpNamed(t); !ok {
-			return false
-		}
-		_, isIface := t.Underlying().(*types.Interface)
-		return !isIface
-	}
-	hostIface := func(t types.Type) bool {
-		if t == nil {
-			return false
-		}
-		it, ok := t.Underlying().(*types.Interface)
-		if !ok || it.NumMethods() == 0 {
-			return false
-		}
-		_, interp := interpNamed(t)
-		return !interp
-	}
+// checkErrorsAsTargets refuses errors.As given an error-typed value (a
+// pointer variable itself, not its address), as go vet does. A value
+// (not pointer) type of the snippet's is found in an error by errors.As,
+// a type assertion or a type switch as Go finds it (the yaegi fork looks
+// inside its wrapper of compiled interfaces).
+func (c *checker) checkErrorsAsTargets() {
 	ast.Inspect(c.file, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.TypeAssertExpr:
-			if n.Type == nil {
-				return true
-			}
-			if xt := c.info.TypeOf(n.X); hostIface(xt) && valueType(c.info.TypeOf(n.Type)) {
-				report(n.Type, c.info.TypeOf(n.Type), xt)
-			}
-		case *ast.TypeSwitchStmt:
-			var x ast.Expr
-			switch a := n.Assign.(type) {
-			case *ast.AssignStmt:
-				x = a.Rhs[0].(*ast.TypeAssertExpr).X
-			case *ast.ExprStmt:
-				x = a.X.(*ast.TypeAssertExpr).X
-			}
-			xt := c.info.TypeOf(x)
-			if !hostIface(xt) {
-				return true
-			}
-			for _, cl := range n.Body.List {
-				for _, e := range cl.(*ast.CaseClause).List {
-					if t := c.info.TypeOf(e); valueType(t) {
-						report(e, t, xt)
-					}
-				}
-			}
-		case *ast.CallExpr:
-			fn, ok := c.info.Uses[calleeIdent(n.Fun)].(*types.Func)
-			if !ok || fn.FullName() != "errors.As" || len(n.Args) != 2 {
-				return true
-			}
-			if h := c.errorsAsTargetHint(n); h != "" {
-				c.errorf(n.Args[1].Pos(), h, "second argument to errors.As must be a pointer to a variable of an error type (or of an interface type)")
-				return true
-			}
-			if pt, ok := underlying(c.info.TypeOf(n.Args[1])).(*types.Pointer); ok && valueType(pt.Elem()) {
-				report(n.Args[1], pt.Elem(), types.Universe.Lookup("error").Type())
-			}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
 		}
+		fn, ok := c.info.Uses[calleeIdent(call.Fun)].(*types.Func)
+		if !ok || fn.FullName() != "errors.As" || len(call.Args) != 2 {
+			return true
+		}
+		if h := c.errorsAsTargetHint(call); h != "" {
+			c.errorf(call.Args[1].Pos(), h, "second argument to errors.As must be a pointer to a variable of an error type (or of an interface type)")
+			return true
+		}
+		pt, ok := underlying(c.info.TypeOf(call.Args[1])).(*types.Pointer)
+		if !ok {
+			return true
+		}
+		elem := pt.Elem()
+		errIface := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+		if _, isIface := elem.Underlying().(*types.Interface); isIface || types.Implements(elem, errIface) || !types.Implements(types.NewPointer(elem), errIface) {
+			return true
+		}
+		// T's Error method has a pointer receiver: errors.As panics.
+		name := types.TypeString(elem, c.qualifier)
+		hint := fmt.Sprintf("look for *%s: var x *%s; errors.As(err, &x)", name, name)
+		if n, ok := types.Unalias(elem).(*types.Named); ok && n.Obj().Name() == "ToolError" {
+			hint += ", or use mcp.AsToolError(err)"
+		}
+		c.errorf(call.Args[1].Pos(), hint, "second argument to errors.As must be a pointer to a type that implements error (or to an interface type): %s does not, *%s does", name, name)
 		return true
 	})
 }
@@ -258,9 +206,11 @@ func methodsInside(t types.Type, seen map[types.Type]bool) string {
 }
 
 // shapeTwin returns another type of the snippet's with the same
-// underlying type as t (or as t's element, for a pointer), or nil. The
-// interpreter cannot tell such types apart once a value of one sits in an
-// interface: a type assertion or type switch to one matches the other.
+// underlying type as t (or as t's element, for a pointer), both
+// function types, or nil. The interpreter cannot tell such types apart
+// once a value of one sits in an interface: a type assertion or type
+// switch to one matches the other. Other types have run-time types of
+// their own (ownType).
 func shapeTwin(pkg *types.Package, t types.Type) *types.Named {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
@@ -272,17 +222,28 @@ func shapeTwin(pkg *types.Package, t types.Type) *types.Named {
 	if _, isIface := n.Underlying().(*types.Interface); isIface {
 		return nil
 	}
+	if ownType(n) {
+		return nil
+	}
 	for _, name := range pkg.Scope().Names() {
 		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() || tn == n.Obj() {
 			continue
 		}
 		other, ok := tn.Type().(*types.Named)
-		if ok && other.TypeParams().Len() == 0 && types.Identical(other.Underlying(), n.Underlying()) {
+		if ok && other.TypeParams().Len() == 0 && !ownType(other) && types.Identical(other.Underlying(), n.Underlying()) {
 			return other
 		}
 	}
 	return nil
+}
+
+// ownType reports whether the interpreter gives values of the defined
+// type n a run-time type of their own, told apart from any other in an
+// interface (the yaegi fork's definedRType): all but function types.
+func ownType(n *types.Named) bool {
+	_, isFunc := n.Underlying().(*types.Signature)
+	return !isFunc
 }
 
 // checkShapeTwins refuses finding, in an interface value, a type of the
@@ -298,43 +259,17 @@ func (c *checker) checkShapeTwins() {
 		c.errorf(at.Pos(), fmt.Sprintf("give %s and %s different fields (or make them one type with a field that tells them apart)", name, twin.Obj().Name()),
 			"the interpreter cannot tell %s from %s in an interface value: they have the same fields", name, twin.Obj().Name())
 	}
-	// In an empty interface the interpreter keeps no named type for a
-	// value of the snippet's whose type is not a struct: Celsius(21.5)
-	// is a float64 there, and float64(3.5) a Celsius.
-	reportBasic := func(at ast.Node, x ast.Expr, t types.Type) {
-		it, ok := underlying(c.info.TypeOf(x)).(*types.Interface)
-		if !ok || it.NumMethods() > 0 {
-			return
-		}
-		n, own := interpNamed(t)
-		if !own || shapeTwin(c.pkg, t) != nil {
-			return // not the snippet's, or reported as a twin
-		}
-		switch n.Underlying().(type) {
-		case *types.Struct, *types.Interface:
-			return
-		}
-		name := types.TypeString(t, c.qualifier)
-		under := types.TypeString(n.Underlying(), c.qualifier)
-		c.errorf(at.Pos(), fmt.Sprintf("make %s a struct (type %s struct{ V %s }), or keep such values in variables of type %s, not in %s", name, name, under, name, types.TypeString(c.info.TypeOf(x), c.qualifier)),
-			"the interpreter cannot tell %s from %s in an empty interface: it keeps no named type there for values of types that are not structs", name, under)
-	}
 	ast.Inspect(c.file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.TypeAssertExpr:
 			if n.Type != nil {
 				report(n.Type, c.info.TypeOf(n.Type))
-				reportBasic(n.Type, n.X, c.info.TypeOf(n.Type))
 			}
 		case *ast.TypeSwitchStmt:
-			x := typeSwitchOperand(n)
 			for _, cl := range n.Body.List {
 				for _, e := range cl.(*ast.CaseClause).List {
 					if t := c.info.TypeOf(e); t != nil {
 						report(e, t)
-						if x != nil {
-							reportBasic(e, x, t)
-						}
 					}
 				}
 			}

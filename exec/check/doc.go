@@ -47,12 +47,10 @@
 // Refused with a hint: imports outside the allowlist and the tree,
 // text/template's file parsing and templates over the snippet's types with
 // methods, decoding into types with UnmarshalText or through an array, an
-// embedded struct or Decoder.Decode into types with UnmarshalJSON, finding a
-// value (non-pointer) type of the snippet's in an error or another standard
-// interface, two types of the snippet's with the same fields asserted from
-// an interface (the interpreter cannot tell them apart), a type of the
-// snippet's that is not a struct asserted from an empty interface (there
-// it is its underlying type), type switch
+// embedded struct or Decoder.Decode into types with UnmarshalJSON,
+// errors.As into a value type whose Error method is on its pointer, two
+// function types of the snippet's with the same signature asserted from
+// an interface (the interpreter cannot tell them apart), type switch
 // cases on standard interfaces that cannot become a comma-ok chain, errors.Is/As/Unwrap
 // when the snippet declares Is/As methods or Unwrap() []error, and labels, goto and defer inside a range over
 // a function.

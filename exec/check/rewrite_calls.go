@@ -35,7 +35,6 @@ func (r *rewriter) call(call *ast.CallExpr) {
 		}
 	}
 	r.variadicSliceArg(call)
-	r.contextKey(call)
 	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) || r.errorsCall(call) {
 		return
 	}
@@ -626,44 +625,4 @@ func (r *rewriter) shiftConst(b *ast.BinaryExpr) {
 	}
 	r.insert(b.X.Pos(), tn+"(")
 	r.insert(b.X.End(), ")")
-}
-
-// contextKey rewrites the key of context.WithValue and Context.Value when
-// its type is the snippet's own: in an interface the interpreter cannot
-// tell key("user") (type key string) from the string "user", nor two
-// struct types of the same fields apart. The key becomes
-// shim.Key{Type: "main.key", V: k}, which only the same type's keys equal.
-func (r *rewriter) contextKey(call *ast.CallExpr) {
-	id := calleeIdent(call.Fun)
-	if id == nil {
-		return
-	}
-	fn, ok := r.info.Uses[id].(*types.Func)
-	if !ok {
-		return
-	}
-	var key ast.Expr
-	switch fn.FullName() {
-	case "context.WithValue":
-		if len(call.Args) == 3 {
-			key = call.Args[1]
-		}
-	case "(context.Context).Value":
-		if len(call.Args) == 1 {
-			key = call.Args[0]
-		}
-	}
-	if key == nil {
-		return
-	}
-	t := r.info.TypeOf(key)
-	if t == nil || types.IsInterface(t) {
-		return
-	}
-	if _, ok := interpNamed(t); !ok {
-		return
-	}
-	sh := r.qualify(types.NewPackage(shimPath, "shim"))
-	r.insert(key.Pos(), fmt.Sprintf("%s.Key{Type: %s, V: ", sh, strconv.Quote(reflectString(t))))
-	r.insert(key.End(), "}")
 }

@@ -55,14 +55,14 @@ func (r *rewriter) concreteTypes() []*types.Named {
 	return out
 }
 
-// errCandidates are the snippet's types (T, *T) that are errors.
+// errCandidates are the snippet's types (T, *T) that are errors: both
+// when T's Error method has a value receiver (an error may hold either).
 func (r *rewriter) errCandidates() []types.Type {
 	var out []types.Type
 	for _, nt := range r.concreteTypes() {
 		for _, t := range []types.Type{types.NewPointer(nt), nt} {
 			if isErr, _ := errorMethods(t); isErr {
 				out = append(out, t)
-				break
 			}
 		}
 	}

@@ -233,6 +233,21 @@ func interpNamed(t types.Type) (*types.Named, bool) {
 	return n, p == "main" || strings.HasPrefix(p, treePrefix)
 }
 
+// ifaceWrapped reports whether the interpreter holds a value of type t in
+// an interface{} in a wrapper of its own (a value, not a pointer, of a
+// type of the snippet's with methods), which the standard library sees
+// inside a slice, map or struct.
+func ifaceWrapped(t types.Type) bool {
+	n, ok := interpNamed(t)
+	if !ok {
+		return false
+	}
+	if _, isIface := n.Underlying().(*types.Interface); isIface {
+		return false
+	}
+	return types.NewMethodSet(types.NewPointer(n)).Len() > 0
+}
+
 // fmtMethodNames are the methods fmt calls.
 var fmtMethodNames = []string{"Format", "GoString", "Error", "String"}
 
@@ -369,10 +384,11 @@ func (r *rewriter) dynCandidates(iface types.Type, top, name bool) []types.Type 
 				out = append(out, t)
 				continue
 			}
-			// Inside a slice, map or struct, an interface holding a
-			// struct of a type with methods holds the interpreter's
-			// wrapper, which fmt prints as {0xc000… {…}}.
-			if _, isStruct := t.Underlying().(*types.Struct); isStruct && !top && types.NewMethodSet(types.NewPointer(t)).Len() > 0 {
+			// Inside a slice, map or struct (or a slice spread as
+			// variadic arguments), an interface holding a value of a
+			// type with methods holds the interpreter's wrapper, which
+			// fmt prints as {0xc000… {…}}.
+			if ifaceWrapped(t) {
 				out = append(out, t)
 			}
 		}
@@ -530,8 +546,8 @@ func (r *rewriter) dynConv(iface types.Type, top, name bool) string {
 	for _, c := range cands {
 		if len(fmtMethods(c)) == 0 {
 			// The interpreter's type switch misses the snippet's types
-			// without methods; a comma-ok assertion finds them.
-			if _, isStruct := c.Underlying().(*types.Struct); isStruct {
+			// without fmt methods; a comma-ok assertion finds them.
+			if _, isStruct := c.Underlying().(*types.Struct); isStruct || ifaceWrapped(c) {
 				plain = append(plain, c)
 			} else if p, ok := c.(*types.Pointer); ok {
 				if _, isStruct := p.Elem().Underlying().(*types.Struct); isStruct {

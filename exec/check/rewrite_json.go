@@ -107,7 +107,9 @@ func (r *rewriter) jsonCandidates() []types.Type {
 	r.jsonCands = &out
 	for _, nt := range r.concreteTypes() {
 		for _, t := range []types.Type{nt, types.NewPointer(nt)} {
-			if r.jsonNeeds(t, map[types.Type]bool{}) {
+			// A value of a type with methods sits in an interface in
+			// the interpreter's wrapper, which encoding/json writes as {}.
+			if r.jsonNeeds(t, map[types.Type]bool{}) || ifaceWrapped(t) {
 				out = append(out, t)
 			}
 		}
@@ -255,6 +257,13 @@ func (r *rewriter) jsonBody(t types.Type) (string, bool) {
 		return h + "(" + expr + ")", true
 	}
 	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		// A defined type with methods but no marshalers (ifaceWrapped):
+		// its underlying value encodes the same.
+		if u.Kind() == types.UnsafePointer {
+			return "", false
+		}
+		return "return " + u.Name() + "(x)", true
 	case *types.Pointer:
 		c, ok := conv(u.Elem(), "*x")
 		if !ok {

@@ -152,7 +152,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkMain()
 	c.checkUses()
 	c.checkErrorValues()
-	c.checkValueErrors()
+	c.checkErrorsAsTargets()
 	c.checkTypeSwitches()
 	c.checkShapeTwins()
 	c.checkTemplates()

@@ -5,15 +5,15 @@ import (
 	"fmt"
 )
 
-type VE struct{ F string }
+type PE struct{ F string }
 
-func (e VE) Error() string { return e.F }
+func (e *PE) Error() string { return e.F }
 
 func main() {
 	x := undefinedThing
-	var err error = VE{"a"}
-	var ve VE
-	fmt.Println(errors.As(err, &ve), x)
+	var err error = &PE{"a"}
+	var pe *PE
+	fmt.Println(errors.As(err, pe), x)
 	var v any = err
 	switch v.(type) {
 	case error:
@@ -22,5 +22,4 @@ func main() {
 
 // Error:
 // snippet.go:13:7: undefined: undefinedThing
-// snippet.go:16:29: the interpreter cannot find a VE value in an error: it loses the type of values (not pointers) stored in interfaces of the standard library
-// 	hint: give its methods pointer receivers (func (e *VE) Error() string), store &VE{...}, and look for *VE
+// snippet.go:16:29: second argument to errors.As must be a pointer to a variable of an error type (or of an interface type)

@@ -135,12 +135,3 @@ func unlocate(l Located) any {
 	}
 	return string(l)
 }
-
-// Key stands for a context key of a snippet's type: the interpreter
-// holds a value of a named type without methods as its underlying type,
-// so key("user") would find what was stored under the string "user".
-// Type is the Go name of the key's type.
-type Key struct {
-	Type string
-	V    any
-}

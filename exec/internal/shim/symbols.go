@@ -41,7 +41,6 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 
 	"Err":          reflect.ValueOf((*Err)(nil)),
 	"JSON":         reflect.ValueOf((*JSON)(nil)),
-	"Key":          reflect.ValueOf((*Key)(nil)),
 	"Located":      reflect.ValueOf((*Located)(nil)),
 	"Kind":         reflect.ValueOf((*Kind)(nil)),
 	"RuntimeError": reflect.ValueOf((*RuntimeError)(nil)),

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"unsafe"
+
+	"github.com/traefik/yaegi/internal/unsafe2"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -534,7 +536,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 		}
 	case n.child[0].typ.cat == valueT || n.child[0].typ.cat == errorT:
 		n.exec = func(f *frame) bltn {
-			v := value(f).Elem()
+			v := value(f)
+			if v.Kind() == reflect.Interface {
+				v = v.Elem()
+			}
 			ok := v.IsValid()
 			if setStatus {
 				defer func() {
@@ -607,6 +612,11 @@ func canAssertTypes(src, dest reflect.Type) bool {
 		return true
 	}
 	if src == nil {
+		return false
+	}
+	if dest.Kind() != reflect.Interface && (unsafe2.IsNamedType(src) || unsafe2.IsNamedType(dest)) {
+		// A defined type matches only itself: a Point is not a
+		// struct{ X, Y int } (assignable both ways).
 		return false
 	}
 	if src.AssignableTo(dest) {
@@ -2852,6 +2862,9 @@ func doComposite(n *node, hasType bool, keyed bool) {
 	frameIndex := n.findex
 	l := n.level
 	rt := typ.TypeOf()
+	if n.typ.cat == linkedT {
+		rt = n.typ.TypeOf() // type Pt2 Pt: a Pt2, not a Pt
+	}
 
 	n.exec = func(f *frame) bltn {
 		a := reflect.New(rt).Elem()
@@ -3155,6 +3168,12 @@ func _case(n *node) {
 						destValue(f).Set(vi.value)
 						return tnext
 					}
+					// A value held in a compiled interface's wrapper
+					// (error): match its concrete type.
+					if cv, ok := wrappedValue(ival); ok && typ.cat != interfaceT && cv.Type() == rtyp {
+						destValue(f).Set(cv)
+						return tnext
+					}
 					return fnext
 				}
 				if vi, ok := v.Interface().(valueInterface); ok {
@@ -3199,6 +3218,10 @@ func _case(n *node) {
 							destValue(f).Set(elem)
 							return tnext
 						}
+						if cv, ok := wrappedValue(ival); ok && typ.cat != interfaceT && cv.Type() == rtyp {
+							destValue(f).Set(val)
+							return tnext
+						}
 					}
 					return fnext
 				}
@@ -3239,16 +3262,38 @@ func _case(n *node) {
 			v0 := value(f)
 			for _, v := range values {
 				v1 := v(f)
-				if !v0.Type().AssignableTo(v1.Type()) {
-					v0 = v0.Convert(v1.Type())
+				x0 := v0
+				// An interface on either side compares as interfaces
+				// (dynamic type and value), as Go does: converting the
+				// interface panicked (switch v { case Active: }).
+				if x0.Kind() != reflect.Interface && v1.Kind() != reflect.Interface && !x0.Type().AssignableTo(v1.Type()) {
+					x0 = x0.Convert(v1.Type())
 				}
-				if v0.Interface() == v1.Interface() {
+				if x0.Interface() == v1.Interface() {
 					return tnext
 				}
 			}
 			return fnext
 		}
 	}
+}
+
+// wrappedValue returns the concrete value that a wrapper of a compiled
+// interface (the struct genInterfaceWrapper makes, whose first field is
+// IValue) holds.
+func wrappedValue(ival interface{}) (reflect.Value, bool) {
+	if ival == nil {
+		return reflect.Value{}, false
+	}
+	wv := reflect.ValueOf(ival)
+	if wv.Kind() != reflect.Struct || wv.NumField() == 0 || wv.Type().Field(0).Name != "IValue" {
+		return reflect.Value{}, false
+	}
+	cv := wv.Field(0)
+	if cv.Kind() == reflect.Interface {
+		cv = cv.Elem()
+	}
+	return cv, cv.IsValid()
 }
 
 func implementsInterface(v reflect.Value, t *itype) bool {

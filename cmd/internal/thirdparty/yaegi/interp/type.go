@@ -2249,7 +2249,117 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			t.rtype = z.Type()
 		}
 	}
+	if nt, ok := definedRType(t); ok {
+		t.rtype = nt
+	}
 	return t.rtype
+}
+
+// definedRType returns a run-time type of its own for a type t that the
+// program defines (type key string, type Point struct{...}, type Dur
+// time.Duration), named as Go names it: reflect makes only unnamed
+// types, so upstream gave t the type of its underlying type, and
+// key("u") in an interface was the string "u" (equal to it, the same
+// map[any] key, matched by case string and .(string), printed by %T as
+// string), and a Point was any struct of the same fields. The copy has
+// t's layout and converts to and from the underlying type as Go
+// converts. Function, interface and self-referring types keep the
+// underlying type.
+func definedRType(t *itype) (reflect.Type, bool) {
+	if t.name == "" || t.rtype == nil || t.incomplete {
+		return nil, false
+	}
+	path := t.path
+	if path == "" && t.scope != nil && !predeclared[t.name] {
+		// A type declared in a function, or a generic type's instance
+		// (Box[int]): Go names it by its package all the same.
+		path = t.scope.pkgID
+	}
+	if path == "" {
+		return nil, false
+	}
+	u := t
+	for u.cat == linkedT && u.val != nil {
+		u = u.val
+	}
+	switch u.cat {
+	case nilT, builtinT, errorT, funcT, genericT, interfaceT, binPkgT, srcPkgT:
+		return nil, false
+	case valueT:
+		// type Dur time.Duration: a compiled type's layout, none of
+		// its methods. The compiled type itself keeps its type.
+		if u == t {
+			return nil, false
+		}
+	}
+	if isGeneric(t) || selfReferent(t) {
+		return nil, false
+	}
+	name := t.name
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		name = path[i+1:] + "." + name
+	} else {
+		name = path + "." + name
+	}
+	key := path + "." + t.name
+	if t.node != nil {
+		key += "@" + strconv.Itoa(int(t.node.pos))
+	}
+	return unsafe2.NamedType(t.rtype, name, key)
+}
+
+// predeclared are the names of the universe's types, which keep their
+// own run-time types.
+var predeclared = map[string]bool{
+	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true,
+	"float32": true, "float64": true, "int": true, "int8": true, "int16": true,
+	"int32": true, "int64": true, "rune": true, "string": true, "uint": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"any": true, "comparable": true,
+}
+
+// selfReferent reports whether t's definition reaches t again (type
+// Node struct{ Next *Node }): such types are built from stand-ins that
+// are patched afterwards and keep the underlying type.
+func selfReferent(t *itype) bool {
+	seen := map[*itype]bool{}
+	var reach func(c *itype) bool
+	reach = func(c *itype) bool {
+		if c == nil || seen[c] {
+			return false
+		}
+		seen[c] = true
+		if c != t && c.name == t.name && c.path == t.path {
+			return true
+		}
+		for _, x := range []*itype{c.key, c.val} {
+			if x == t || reach(x) {
+				return true
+			}
+		}
+		for _, f := range c.field {
+			if f.typ == t || reach(f.typ) {
+				return true
+			}
+		}
+		for _, x := range append(append([]*itype{}, c.arg...), c.ret...) {
+			if x == t || reach(x) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range t.field {
+		if f.typ == t || reach(f.typ) {
+			return true
+		}
+	}
+	for _, x := range []*itype{t.key, t.val} {
+		if x == t || reach(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // TypeOf returns the reflection type of dynamic interpreter type t.
@@ -2261,6 +2371,12 @@ func (t *itype) frameType() (r reflect.Type) {
 	var err error
 	if t, err = t.finalize(); err != nil {
 		panic(err)
+	}
+	if t.name != "" && t.cat != interfaceT {
+		// A defined type of its own (definedRType): frames hold it too.
+		if rt := t.TypeOf(); unsafe2.IsNamedType(rt) {
+			return rt
+		}
 	}
 	switch t.cat {
 	case linkedT:

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"math"
 	"reflect"
+
+	"github.com/traefik/yaegi/internal/unsafe2"
 )
 
 type opPredicates map[action]func(reflect.Type) bool
@@ -358,10 +360,17 @@ func (check typecheck) mapLitExpr(child []*node, ktyp, vtyp *itype) error {
 
 		if key.rval.IsValid() {
 			kval := key.rval.Interface()
-			if visited[kval] {
+			var k interface{} = kval
+			if isInterface(ktyp) && key.typ != nil {
+				// Keys of an interface type are equal only with the
+				// same dynamic type: Verbose (type Setting string) is
+				// not "verbose".
+				k = [2]interface{}{key.typ.id(), kval}
+			}
+			if visited[k] {
 				return c.cfgErrorf("duplicate key %s in map literal", kval)
 			}
-			visited[kval] = true
+			visited[k] = true
 		}
 
 		if err := check.assignment(val, vtyp, "map literal"); err != nil {
@@ -1192,6 +1201,11 @@ func (check typecheck) convertConst(v reflect.Value, t reflect.Type) (reflect.Va
 		v = reflect.ValueOf(complex(r, i)).Convert(t)
 	default:
 		return v, errCantConvert
+	}
+	if v.Type() != t && unsafe2.IsNamedType(t) {
+		// A constant of a defined type (const Verbose Setting =
+		// "verbose") has that type, not string.
+		v = v.Convert(t)
 	}
 	return v, nil
 }

@@ -3,6 +3,8 @@ package interp
 import (
 	"go/constant"
 	"reflect"
+
+	"github.com/traefik/yaegi/internal/unsafe2"
 )
 
 const (
@@ -290,7 +292,10 @@ func getConcreteValue(val reflect.Value) reflect.Value {
 	if v.NumMethod() > 0 {
 		return v
 	}
-	if v.Kind() != reflect.Struct {
+	if v.Kind() != reflect.Struct || unsafe2.IsNamedType(v.Type()) {
+		// A struct of a type the program defines is the value itself,
+		// not an emulated interface: upstream took VE{"name"} returned
+		// as error for its last field, the string "name".
 		return v
 	}
 	// Search a concrete value in fields of an emulated interface.
@@ -570,48 +575,31 @@ func genValueString(n *node) func(*frame) (reflect.Value, string) {
 	return func(f *frame) (reflect.Value, string) { v := value(f); return v, v.String() }
 }
 
-// ifaceEqual is == on two interface operands (mcpfs patch): a value of
-// an interpreted type with methods sits in an interface{} as the
-// interpreter's wrapper (valueInterface), which Go's == on the wrappers
-// compared by node, so two equal values of one type were unequal. Two
-// wrappers are equal when their types and values are; a wrapper and a
-// value of the other operand's static type when the types are the same
-// and the values equal. t0 and t1 are the operands' static types.
+// ifaceEqual is == with an interface operand, as Go has it (dynamic type
+// and value), looking through the interpreter's wrappers: a valueInterface
+// (a value of a type with methods in an interface{}) and the wrapper of a
+// compiled interface (an E in an error). Upstream compared the wrappers,
+// so err == E{"a"}, a == any(k) and two equal Level(2) in any were false.
+// t0 and t1 are the operands' static types: a wrapper against a value of a
+// static type with methods is equal when the types are the same and the
+// values equal.
 func ifaceEqual(i0, i1 interface{}, t0, t1 *itype) bool {
+	if ifaceConcrete(i0) == ifaceConcrete(i1) {
+		return true
+	}
 	w0, ok0 := i0.(valueInterface)
 	w1, ok1 := i1.(valueInterface)
 	switch {
-	case ok0 && ok1:
-		w0, w1 = innermostValue(w0), innermostValue(w1)
-		if !w0.value.IsValid() || !w1.value.IsValid() {
-			return w0.value.IsValid() == w1.value.IsValid()
-		}
-		if w0.node == nil || w1.node == nil || w0.node.typ == nil || w1.node.typ == nil {
-			return i0 == i1
-		}
-		return w0.node.typ.id() == w1.node.typ.id() && w0.value.Interface() == w1.value.Interface()
-	case ok0:
+	case ok0 && !ok1:
 		return wrappedEqual(w0, i1, t1)
-	case ok1:
+	case ok1 && !ok0:
 		return wrappedEqual(w1, i0, t0)
 	}
-	return i0 == i1
+	return false
 }
 
 // wrappedEqual is == of a wrapper and a plain value v of static type t.
 func wrappedEqual(w valueInterface, v interface{}, t *itype) bool {
-	w = innermostValue(w)
-	if !w.value.IsValid() {
-		return v == nil
-	}
-	if v == nil || w.node == nil || w.node.typ == nil || t == nil || isInterface(t) {
-		return false
-	}
-	return w.node.typ.id() == t.id() && w.value.Interface() == v
-}
-
-// innermostValue unwraps a wrapper holding another.
-func innermostValue(w valueInterface) valueInterface {
 	for w.value.IsValid() && w.value.CanInterface() {
 		inner, ok := w.value.Interface().(valueInterface)
 		if !ok {
@@ -619,5 +607,38 @@ func innermostValue(w valueInterface) valueInterface {
 		}
 		w = inner
 	}
-	return w
+	if !w.value.IsValid() {
+		return v == nil
+	}
+	if v == nil || w.node == nil || w.node.typ == nil || t == nil || isInterface(t) || w.node.typ.id() != t.id() {
+		return false
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Type() != w.value.Type() {
+		if !rv.Type().ConvertibleTo(w.value.Type()) {
+			return false
+		}
+		rv = rv.Convert(w.value.Type())
+	}
+	return w.value.Interface() == rv.Interface()
+}
+
+func ifaceConcrete(x interface{}) interface{} {
+	for {
+		switch v := x.(type) {
+		case valueInterface:
+			if !v.value.IsValid() {
+				return nil
+			}
+			x = v.value.Interface()
+			continue
+		case nil:
+			return nil
+		}
+		if cv, ok := wrappedValue(x); ok {
+			x = cv.Interface()
+			continue
+		}
+		return x
+	}
 }
