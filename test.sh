@@ -103,6 +103,9 @@ echo "== go test (no race): the snippet corpus against go run"
 # fit its memory limits, so TestCorpus skips under -race and runs here.
 go test -count=1 -run 'TestCorpus|TestGoModVersion' ./exec
 
+echo "== go test: the interpreter fork's copies of Go's type layouts (its own module)"
+(cd cmd/internal/thirdparty/yaegi && go test -count=1 ./internal/unsafe2)
+
 echo "== go test (CGO_ENABLED=0): the worker's PID namespace and the escape corpus in a pure Go build"
 # A cgo build confines threads through libpsx, a pure Go one through the
 # runtime; both must reach the PID namespace (the suite above is cgo).
