@@ -115,6 +115,17 @@ type params struct {
 	famPenalty          float64
 	proxBoost           float64
 	proxWindow          int
+	// Associations learned from labelled queries (assoc.go): a query
+	// word no document and no vocabulary line knows (with assocAny, any
+	// query word) also finds the first assocK terms it met in at least
+	// assocMin queries, at assocWeight times their relative score (0
+	// turns it off); with assocSoft they add to a score without counting
+	// as a word the document covers. assocTable is the table (nil: the
+	// embedded one).
+	assocWeight         float64
+	assocK, assocMin    int
+	assocAny, assocSoft bool
+	assocTable          *assocTable
 }
 
 var defaults = params{
@@ -132,6 +143,9 @@ var defaults = params{
 	// untuned sets (docs/BENCHMARKS.md, "Ninth round"); no proximity.
 	aoBonus: 0.4, aoPenalty: 0.6, aoQuestion: true, aoFullName: true,
 	famPenalty: 0.1, proxWindow: 3,
+	// Associations learned from labelled queries (assoc.go) are off
+	// (assocWeight 0; assocOn has the setting measured).
+	assocK: 3, assocMin: 1, assocAny: true, assocSoft: true,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then
@@ -535,6 +549,18 @@ func (x *Index) concepts(query string) []concept {
 			c.alts = append(c.alts, x.prefixAlts(t)...)
 			if x.p.gramWeight > 0 {
 				c.alts = append(c.alts, x.gramAlts(t)...)
+			}
+		}
+		if (!known || x.p.assocAny) && x.p.assocWeight > 0 && !names[w] {
+			if as := x.assocAlts(w, t); len(as) > 0 {
+				if !x.p.assocSoft {
+					c.alts = append(c.alts, as...)
+				} else if !seen["⇒"+t] {
+					// Through the associations only: it adds to a score
+					// but does not count as a word the document covers.
+					seen["⇒"+t] = true
+					soft = append(soft, concept{alts: as, expansion: true})
+				}
 			}
 		}
 		weak := known && x.p.wnWeak && !x.strongly(c)
