@@ -21,6 +21,12 @@ import (
 // skips any that names a server of its own catalog. So it carries to other
 // servers as far as their tools use the same words.
 //
+// It is on (params.assocWeight in defaults): every query word, its first
+// three terms, at 0.85 of a literal match relative to the first, adding to
+// a score without counting as a word a document covers; the setting was
+// chosen by leave-one-set-out cross-validation over the five tuned sets
+// (TestAssoc; docs/BENCHMARKS.md, "Tenth round").
+//
 // It is learned (assoc_train_test.go, TestWriteAssocTable) from the five
 // query sets the ranking was tuned on (queries, holdout, fresh, unseen,
 // sealed; never the untuned final and blind sets) over the twelve

@@ -342,12 +342,8 @@ var assocSets = []string{"queries", "holdout", "fresh", "unseen", "sealed"}
 var assocShipped = assocMethod{model1: true, stems: true}
 
 // assocOn is the ranking with the learned associations, at the setting
-// chosen by TestAssoc.
-var assocOn = func() params {
-	p := defaults
-	p.assocWeight = 0.85
-	return p
-}()
+// chosen by TestAssoc: defaults.
+var assocOn = defaults
 
 // noAssoc is defaults without the associations: the ranking they are
 // measured against, and the one to tune other things on (the embedded
