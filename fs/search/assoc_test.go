@@ -85,3 +85,34 @@ func TestAssocSearch(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAssocSearch is one search over the five tuned sets' queries,
+// without the associations and with them (defaults); BenchmarkAssocLoad
+// is parsing the embedded table, once per process.
+func BenchmarkAssocSearch(b *testing.B) {
+	docs := ToolDocs(testCatalog(b))
+	var qs []query
+	for _, s := range assocSets {
+		qs = append(qs, readQueries(b, "testdata/"+s+".txt")...)
+	}
+	theAssoc()
+	for _, c := range []struct {
+		name string
+		p    params
+	}{{"off", noAssoc}, {"on", defaults}} {
+		x := newIndex(docs, c.p)
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				x.Search(qs[i%len(qs)].text, 10)
+			}
+		})
+	}
+}
+
+func BenchmarkAssocLoad(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := parseAssoc(assocText); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
