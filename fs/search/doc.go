@@ -24,7 +24,10 @@
 // neighbouring words side by side, a preference for the tools of a
 // server the query names, and, for a query word neither the catalog nor
 // the vocabulary knows, the catalog's words nearest to it by GloVe word
-// vectors (vectors.go, TestVectors). Its numbers are params (index.go);
+// vectors (vectors.go, TestVectors), and, for every query word, the
+// words of tool texts that the tools wanted for labelled queries with that
+// word have, learned as a translation model learns them (assoc.go,
+// TestAssoc). Its numbers are params (index.go);
 // expand.go has pseudo-relevance feedback, catalog co-occurrence and
 // character trigrams, wordnet.go a WordNet thesaurus, vectors.go a
 // whole-query similarity, all measured and off (TestTune, TestTechniques,

@@ -45,7 +45,10 @@ var fieldNames = [nFields]string{"name", "title", "summary", "description", "arg
 // (TestWordNet): it left final.txt and blind.txt unchanged. Word vectors
 // for the query words the catalog and the vocabulary do not know are on
 // (TestVectors); the whole-query similarity is off. The ordering signals
-// of ordering.go are on but proximity (TestOrdering).
+// of ordering.go are on but proximity (TestOrdering), and so are the
+// associations learned from labelled queries (assoc.go, TestAssoc); since
+// they were learned from the five tuned sets, a measure on those sets is
+// in sample unless it starts from noAssoc.
 type params struct {
 	// weight and b are each field's BM25F weight and how much its
 	// length counts.
@@ -115,6 +118,17 @@ type params struct {
 	famPenalty          float64
 	proxBoost           float64
 	proxWindow          int
+	// Associations learned from labelled queries (assoc.go): a query
+	// word no document and no vocabulary line knows (with assocAny, any
+	// query word) also finds the first assocK terms it met in at least
+	// assocMin queries, at assocWeight times their relative score (0
+	// turns it off); with assocSoft they add to a score without counting
+	// as a word the document covers. assocTable is the table (nil: the
+	// embedded one).
+	assocWeight         float64
+	assocK, assocMin    int
+	assocAny, assocSoft bool
+	assocTable          *assocTable
 }
 
 var defaults = params{
@@ -132,6 +146,12 @@ var defaults = params{
 	// untuned sets (docs/BENCHMARKS.md, "Ninth round"); no proximity.
 	aoBonus: 0.4, aoPenalty: 0.6, aoQuestion: true, aoFullName: true,
 	famPenalty: 0.1, proxWindow: 3,
+	// Associations learned from labelled queries (assoc.go): the setting
+	// chosen by leave-one-set-out cross-validation over the five tuned
+	// sets (TestAssoc; docs/BENCHMARKS.md, "Tenth round"): every query
+	// word, its first 3 terms, at 0.85 of a literal match relative to the
+	// first, adding to a score without counting as a word covered.
+	assocWeight: 0.85, assocK: 3, assocMin: 1, assocAny: true, assocSoft: true,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then
@@ -535,6 +555,18 @@ func (x *Index) concepts(query string) []concept {
 			c.alts = append(c.alts, x.prefixAlts(t)...)
 			if x.p.gramWeight > 0 {
 				c.alts = append(c.alts, x.gramAlts(t)...)
+			}
+		}
+		if (!known || x.p.assocAny) && x.p.assocWeight > 0 && !names[w] {
+			if as := x.assocAlts(w, t); len(as) > 0 {
+				if !x.p.assocSoft {
+					c.alts = append(c.alts, as...)
+				} else if !seen["⇒"+t] {
+					// Through the associations only: it adds to a score
+					// but does not count as a word the document covers.
+					seen["⇒"+t] = true
+					soft = append(soft, concept{alts: as, expansion: true})
+				}
 			}
 		}
 		weak := known && x.p.wnWeak && !x.strongly(c)

@@ -20,26 +20,26 @@ import (
 // Floors of TestRecall: somewhat below what the ranking reaches on
 // testdata/queries.txt, so that a change that loses queries fails.
 const (
-	floorRecall1   = 0.88
-	floorRecall5   = 0.96
-	floorHoldout1  = 0.85
-	floorHoldout5  = 0.94
-	floorFresh1    = 0.80
-	floorFresh5    = 0.92
-	floorUnseen1   = 0.78
-	floorUnseen5   = 0.92
-	floorSealed1   = 0.60
-	floorSealed5   = 0.74
+	floorRecall1   = 0.95
+	floorRecall5   = 0.98
+	floorHoldout1  = 0.90
+	floorHoldout5  = 0.96
+	floorFresh1    = 0.87
+	floorFresh5    = 0.97
+	floorUnseen1   = 0.90
+	floorUnseen5   = 0.98
+	floorSealed1   = 0.72
+	floorSealed5   = 0.92
 	floorFinal1    = 0.68
 	floorFinal5    = 0.88
-	floorBlind1    = 0.73
-	floorBlind5    = 0.87
-	floorBlind2At1 = 0.68
-	floorBlind2At5 = 0.84
-	floorBlind3At1 = 0.63
-	floorBlind3At5 = 0.84
-	floorBlind4At1 = 0.54
-	floorBlind4At5 = 0.79
+	floorBlind1    = 0.83
+	floorBlind5    = 0.92
+	floorBlind2At1 = 0.72
+	floorBlind2At5 = 0.90
+	floorBlind3At1 = 0.68
+	floorBlind3At5 = 0.88
+	floorBlind4At1 = 0.65
+	floorBlind4At5 = 0.87
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
