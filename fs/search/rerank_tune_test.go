@@ -70,7 +70,7 @@ func rrRecall(es []rrQuery, w []float64) (r1, r5 float64) {
 // the pairs of a query weighing 1 together, with an L2 penalty of lambda
 // on the weights of standardised features. It returns the weights of the
 // raw features.
-func rrFit(es []rrQuery, lambda float64) []float64 {
+func rrFit(es []rrQuery, lambda float64, top bool) []float64 {
 	nf := len(rerankFeatures)
 	mean, sd := make([]float64, nf), make([]float64, nf)
 	rows := 0
@@ -114,15 +114,23 @@ func rrFit(es []rrQuery, lambda float64) []float64 {
 						d[k] = (e.vecs[a][k] - e.vecs[b][k]) / sd[k]
 					}
 				}
-				ps = append(ps, pair{d: d})
+				pw := 1.0
+				if top {
+					pw = 1 / float64(b+1)
+				}
+				ps = append(ps, pair{d: d, w: pw})
 			}
 		}
 		if len(ps) == 0 {
 			continue
 		}
 		nq++
+		sum := 0.0
+		for _, p := range ps {
+			sum += p.w
+		}
 		for i := range ps {
-			ps[i].w = 1 / float64(len(ps))
+			ps[i].w /= sum
 		}
 		pairs = append(pairs, ps...)
 	}
@@ -160,7 +168,7 @@ var rrLambdas = []float64{0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3}
 
 // rrChoose picks lambda by leave-one-set-out cross-validation over the
 // sets of fit (mean of (@1+@5)/2 on the held-out set).
-func rrChoose(ex map[string][]rrQuery, fit []string) float64 {
+func rrChoose(ex map[string][]rrQuery, fit []string, top bool) float64 {
 	best, bestScore := rrLambdas[0], -1.0
 	for _, l := range rrLambdas {
 		sum := 0.0
@@ -171,7 +179,7 @@ func rrChoose(ex map[string][]rrQuery, fit []string) float64 {
 					train = append(train, ex[s]...)
 				}
 			}
-			r1, r5 := rrRecall(ex[held], rrFit(train, l))
+			r1, r5 := rrRecall(ex[held], rrFit(train, l, top))
 			sum += (r1 + r5) / 2
 		}
 		if sum > bestScore+1e-9 {
@@ -204,12 +212,16 @@ func TestRerank(t *testing.T) {
 	for _, variant := range []struct {
 		name string
 		keep func(k int) bool
+		top  bool
 	}{
-		{"every feature", func(int) bool { return true }},
+		{"every feature", func(int) bool { return true }, false},
+		// Pairs against a hit the first ranking put higher weigh more
+		// (1/(its rank+1)): the order near the top counts most.
+		{"every feature, pairs weighted to the top", func(int) bool { return true }, true},
 		// The ranking's own signals only: score, rank, coverage and its
 		// kinds, the name, the action, the family, the server; not the
 		// fields, pairs, lengths.
-		{"the ranking's signals only", func(k int) bool { return k < 18 }},
+		{"the ranking's signals only", func(k int) bool { return k < 18 }, false},
 	} {
 		t.Logf("%s:", variant.name)
 		ex := map[string][]rrQuery{}
@@ -228,11 +240,11 @@ func TestRerank(t *testing.T) {
 				ex[s] = append(ex[s], m)
 			}
 		}
-		rrReport(t, ex)
+		rrReport(t, ex, variant.top)
 	}
 }
 
-func rrReport(t *testing.T, ex map[string][]rrQuery) {
+func rrReport(t *testing.T, ex map[string][]rrQuery, top bool) {
 	var b1, b5, l1, l5 float64
 	t.Logf("%-8s %7s %13s %13s %s", "held out", "queries", "first @1/@5", "learned @1/@5", "lambda")
 	for _, held := range wnSets {
@@ -244,8 +256,8 @@ func rrReport(t *testing.T, ex map[string][]rrQuery) {
 				train = append(train, ex[s]...)
 			}
 		}
-		lambda := rrChoose(ex, fit)
-		w := rrFit(train, lambda)
+		lambda := rrChoose(ex, fit, top)
+		w := rrFit(train, lambda, top)
 		f1, f5 := rrRecall(ex[held], nil)
 		r1, r5 := rrRecall(ex[held], w)
 		b1, b5, l1, l5 = b1+f1, b5+f5, l1+r1, l5+r5
@@ -257,8 +269,8 @@ func rrReport(t *testing.T, ex map[string][]rrQuery) {
 	for _, s := range wnSets {
 		all = append(all, ex[s]...)
 	}
-	lambda := rrChoose(ex, wnSets)
-	w := rrFit(all, lambda)
+	lambda := rrChoose(ex, wnSets, top)
+	w := rrFit(all, lambda, top)
 	var sb strings.Builder
 	for k, v := range w {
 		fmt.Fprintf(&sb, "\t%.4g, // %s\n", v, rerankFeatures[k])
