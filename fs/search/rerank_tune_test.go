@@ -279,3 +279,33 @@ func rrReport(t *testing.T, ex map[string][]rrQuery, top bool) {
 	f1, f5 := rrRecall(all, nil)
 	t.Logf("fitted on all five (lambda %g), in sample %.1f/%.1f against %.1f/%.1f:\n%s", lambda, 100*r1, 100*r5, 100*f1, 100*f5, sb.String())
 }
+
+// TestRerankOrders checks the hook: with the re-ranker on and weights that
+// prefer a lower first rank, the first ten hits come in reverse and the
+// rest stay where they were; with no weights, nothing moves.
+func TestRerankOrders(t *testing.T) {
+	docs := ToolDocs(testCatalog(t))
+	q := "list the files in a folder"
+	want := New(docs).Search(q, 0)
+	if len(want) <= rerankK {
+		t.Fatalf("%q finds %d tools, want more than %d for this test", q, len(want), rerankK)
+	}
+	p := defaults
+	p.rerank = true
+	x := newIndex(docs, p)
+	if got := x.Search(q, 0); got[0].Doc.Name != want[0].Doc.Name {
+		t.Errorf("no weights: first %s, want %s", got[0].Doc.Name, want[0].Doc.Name)
+	}
+	w := make([]float64, len(rerankFeatures))
+	w[3] = -1 // 1/(rank+1)
+	got := x.rerank(q, x.concepts(q), want, w)
+	for r := range got {
+		exp := want[r]
+		if r < rerankK {
+			exp = want[rerankK-1-r]
+		}
+		if got[r].Doc.Name != exp.Doc.Name {
+			t.Errorf("hit %d: %s, want %s", r, got[r].Doc.Name, exp.Doc.Name)
+		}
+	}
+}
