@@ -129,6 +129,9 @@ type params struct {
 	assocK, assocMin    int
 	assocAny, assocSoft bool
 	assocTable          *assocTable
+	// rerank orders the first hits again by the learned model of
+	// rerank.go (rerankWeights).
+	rerank bool
 }
 
 var defaults = params{
@@ -243,6 +246,10 @@ type Index struct {
 	termVec   map[string][]float32
 	vecTerms  []string
 	docVec    [][]float32
+	// rrTerms are, per doc and field, its terms (rerank.go), computed by
+	// the first search that re-ranks.
+	rrOnce  sync.Once
+	rrTerms rerankTerms
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -458,6 +465,9 @@ func (x *Index) Search(query string, n int) []Hit {
 		}
 		if x.p.simWeight > 0 {
 			hits = x.mixSimilarity(query, hits)
+		}
+		if x.p.rerank && len(cs) > 0 {
+			hits = x.rerank(query, cs, hits, rerankWeights)
 		}
 	}
 	if n > 0 && len(hits) > n {
