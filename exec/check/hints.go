@@ -737,6 +737,11 @@ func (c *checker) convertHint(x ast.Expr, from, to types.Type) string {
 	if ts, ok := to.Underlying().(*types.Slice); ok && fits(from, ts.Elem()) {
 		return fmt.Sprintf("a %s holds several: write %s{%s}", toS, toS, xs)
 	}
+	if named, ok := to.(*types.Named); ok {
+		if h := c.enumPointerHint(x, from, named); h != "" {
+			return h
+		}
+	}
 	if named, ok := to.(*types.Named); ok && isString(to) && isString(from) && !isUntyped(from) {
 		consts := constantsOf(named)
 		h := fmt.Sprintf("convert it: %s(%s)", toS, xs)
@@ -3165,4 +3170,44 @@ func (c *checker) lastUseNote(fun ast.Expr) string {
 		}
 	}
 	return fmt.Sprintf(", and remove the import of %q, which nothing else uses", pn.Imported().Path())
+}
+
+// enumPointerHint: a pointer (mcp.Ptr(v), &v or a pointer variable) where a
+// named type of the generated API is wanted, a field that is no pointer
+// because its type has constants (an enum such as SortBy "name" | "size").
+// It names the constant whose value v holds, or the constants and the
+// conversion.
+func (c *checker) enumPointerHint(x ast.Expr, from types.Type, named *types.Named) string {
+	fp, ok := from.Underlying().(*types.Pointer)
+	if !ok || !types.ConvertibleTo(fp.Elem(), named) {
+		return ""
+	}
+	toS := c.typeString(named)
+	inner := "*" + c.text(x)
+	var val constant.Value
+	note := ""
+	switch e := x.(type) {
+	case *ast.CallExpr:
+		if len(e.Args) == 1 {
+			inner, val, note = c.text(e.Args[0]), c.info.Types[e.Args[0]].Value, c.lastUseNote(e.Fun)
+		}
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			inner = c.text(e.X)
+		}
+	}
+	consts := constantsOf(named)
+	if val != nil {
+		for _, n := range consts {
+			k, _ := named.Obj().Pkg().Scope().Lookup(n).(*types.Const)
+			if k != nil && k.Val().Kind() == val.Kind() && constant.Compare(k.Val(), token.EQL, val) {
+				return fmt.Sprintf("the field is a plain %s, not a pointer: write its constant %s%s", toS, c.qualified(named, []string{n})[0], note)
+			}
+		}
+	}
+	h := fmt.Sprintf("the field is a plain %s, not a pointer: write %s(%s)", toS, toS, inner)
+	if len(consts) > 0 {
+		h += ", or one of its constants: " + strings.Join(c.qualified(named, consts), ", ")
+	}
+	return h + note
 }
