@@ -291,7 +291,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case commClause:
 			sc = sc.pushBloc()
-			if len(n.child) > 0 && n.child[0].action == aAssign {
+			// Only case v := <-ch declares v (mcpfs patch: upstream also made
+			// case v = <-ch a new variable of the clause, so the variable
+			// outside kept its value).
+			if len(n.child) > 0 && n.child[0].action == aAssign && n.child[0].kind == defineStmt {
 				ch := n.child[0].child[1].child[0]
 				var typ *itype
 				if typ, err = nodeType(interp, sc, ch); err != nil {
