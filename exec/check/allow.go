@@ -63,6 +63,9 @@ var insteadOf = map[string]string{
 	"reflect":       `use fmt's %T and %v, or encoding/json, to inspect values`,
 	"runtime":       "snippets cannot use the runtime package",
 	"log":           `print with fmt (log.Fatal would end the run without output)`,
+	"net/mail":      `split an address "Name <a@b>" with strings.Cut(s, " <") or a regexp, and a header line with strings.Cut(line, ":"); dates with time.Parse(time.RFC1123Z, v)`,
+	"net/textproto": `split a header line with strings.Cut(line, ":") and read lines with bufio.Scanner`,
+	"mime":          `split a header value's parameters with strings.Split(v, ";") and strings.Cut(p, "=")`,
 	// Modules outside the standard library that models reach for.
 	"golang.org/x/sync/errgroup": "use sync.WaitGroup, with a mutex or a buffered channel to keep the first error",
 	"golang.org/x/exp/slices":    `use the standard "slices"`,

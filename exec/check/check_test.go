@@ -104,6 +104,9 @@ func TestOnePassHints(t *testing.T) {
 		{"a refused import does not hide the type errors",
 			"package main\nimport (\n\t\"fmt\"\n\t\"os\"\n)\nfunc main() {\n\tn := 3\n\tvar f float64 = n\n\tfmt.Println(f, os.Args)\n}\n",
 			[]string{"4:2 for files use the tools of a filesystem server (mcpfs/servers/...); print results with fmt", "8:18 n is an int: convert it, float64(n)", "9:17 a snippet has no arguments: write the values in the snippet"}},
+		{"net/mail refused, with how to split an address",
+			"package main\nimport (\n\t\"fmt\"\n\t\"net/mail\"\n)\nfunc main() {\n\ta, err := mail.ParseAddress(\"Ann <a@b.example>\")\n\tfmt.Println(a.Name, err)\n}\n",
+			[]string{`4:2 split an address "Name <a@b>" with strings.Cut(s, " <") or a regexp, and a header line with strings.Cut(line, ":"); dates with time.Parse(time.RFC1123Z, v)`}},
 	} {
 		_, err := Check("snippet.go", []byte(tt.src), nil, Options{})
 		var el ErrorList
