@@ -511,8 +511,14 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ctyp := reflect.TypeOf(concrete)
 
 			if vv, ok := concrete.(valueInterface); ok {
-				ctyp = vv.value.Type()
-				concrete = vv.value.Interface()
+				if vv.value.IsValid() {
+					ctyp = vv.value.Type()
+					concrete = vv.value.Interface()
+				} else {
+					// mcpfs patch: a nil interface of the snippet's held in
+					// an interface{} holds no type (upstream panicked).
+					ctyp, concrete = nil, nil
+				}
 			}
 			ok = canAssertTypes(ctyp, rtype)
 			if !ok {
@@ -609,7 +615,7 @@ func canAssertTypes(src, dest reflect.Type) bool {
 	if src == dest {
 		return true
 	}
-	if dest.Kind() == reflect.Interface && src.Implements(dest) {
+	if dest.Kind() == reflect.Interface && src != nil && src.Implements(dest) {
 		return true
 	}
 	if src == nil {
