@@ -3,7 +3,8 @@ package check
 // stdHelpers are the replacements for functions of slices, maps and cmp
 // that yaegi v0.16.1 lacks or gets wrong. Each is a template: $F is the
 // helper's name, $S/$E the slice and element types of a slices function
-// (its type arguments, in order), $M/$K/$V those of a maps function,
+// (its type arguments, in order; $T the third, the target of
+// slices.BinarySearchFunc), $M/$K/$V those of a maps function,
 // $M1/$M2 the two map types of maps.Copy and maps.Equal, $T the type of a
 // cmp function, $sort the name of the sort package, and $min/$max the min/max helpers of
 // the element type. Ordered
@@ -40,7 +41,28 @@ var stdHelpers = map[string]string{
 	}
 	return i, i < len(x) && (x[i] == target || (x[i] != x[i] && target != target))
 }`,
-	"slices.BinarySearchFunc": "", // generic over the target type: refused
+	"slices.BinarySearchFunc": `func $F(x $S, target $T, cmp func($E, $T) int) (int, bool) {
+	i, j := 0, len(x)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if cmp(x[h], target) < 0 {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i, i < len(x) && cmp(x[i], target) == 0
+}`,
+	"slices.Repeat": `func $F(x $S, count int) $S {
+	if count < 0 {
+		panic("cannot be negative")
+	}
+	out := make($S, 0, len(x)*count)
+	for i := 0; i < count; i++ {
+		out = append(out, x...)
+	}
+	return out
+}`,
 	"slices.Contains": `func $F(s $S, v $E) bool {
 	for i := range s {
 		if v == s[i] {

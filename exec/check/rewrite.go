@@ -372,6 +372,8 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, stack []ast.Node) {
 	case *types.Basic:
 		if u.Info()&types.IsInteger != 0 {
 			r.rangeInt(s, tv)
+		} else if s.Tok == token.ASSIGN {
+			r.rangeAssign(s)
 		}
 		return
 	case *types.Signature:
@@ -388,6 +390,10 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, stack []ast.Node) {
 			return
 		}
 	}
+	if s.Tok == token.ASSIGN {
+		r.rangeAssign(s)
+		return
+	}
 	if s.Tok != token.DEFINE {
 		return
 	}
@@ -403,6 +409,40 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, stack []ast.Node) {
 		list := strings.Join(names, ", ")
 		r.insert(s.Body.Lbrace+1, " "+list+" := "+list+";")
 	}
+}
+
+// rangeAssign rewrites a range that assigns to variables declared before
+// it, which the interpreter gives slots of their own, so they kept their
+// old values after the loop, as a range with fresh variables assigned at
+// the top of each iteration:
+//
+//	for i, v = range xs {  →  for k1, k2 := range xs { i, v = k1, k2;
+//
+// Only plain variables are handled; other targets are left as they are.
+func (r *rewriter) rangeAssign(s *ast.RangeStmt) {
+	var heads, dsts, srcs []string
+	for _, e := range []ast.Expr{s.Key, s.Value} {
+		if e == nil {
+			continue
+		}
+		id, ok := e.(*ast.Ident)
+		if !ok {
+			return
+		}
+		if id.Name == "_" {
+			heads = append(heads, "_")
+			continue
+		}
+		v := r.fresh("k")
+		heads = append(heads, v)
+		dsts = append(dsts, id.Name)
+		srcs = append(srcs, v)
+	}
+	if len(dsts) == 0 {
+		return
+	}
+	r.replace(s.Key.Pos(), s.TokPos+1, strings.Join(heads, ", ")+" :=")
+	r.insert(s.Body.Lbrace+1, " "+strings.Join(dsts, ", ")+" = "+strings.Join(srcs, ", ")+";")
 }
 
 // rangeIndexed rewrites range over a slice or array of channels, which

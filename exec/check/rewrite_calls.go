@@ -254,6 +254,8 @@ func (r *rewriter) replacer(fn string, args []types.Type, pos token.Pos) ([]stri
 		ph = []string{"$M1", "$M2", "$K", "$V"}
 	case strings.HasPrefix(fn, "maps."):
 		ph = []string{"$M", "$K", "$V"}
+	case strings.HasPrefix(fn, "slices.") && len(names) == 3:
+		ph = []string{"$S", "$E", "$T"}
 	case strings.HasPrefix(fn, "slices."):
 		ph = []string{"$S", "$E"}
 	default:

@@ -157,7 +157,19 @@ func (r *rewriter) errorsCall(call *ast.CallExpr) bool {
 		if len(call.Args) == 1 && r.wrapErrArg(call.Args[0]) {
 			un := r.helper("errunwrap", "unwrap", func(f string) string {
 				sh := r.qualify(types.NewPackage(shimPath, "shim"))
-				return "func " + f + "(e error) error {\nif w, ok := e.(*" + sh + ".Err); ok {\nif v, ok := w.V.(error); ok {\nreturn v\n}\n}\nreturn e\n}\n"
+				// The wrapped value is asserted to the snippet's error
+				// types first: the interpreter does not see the error
+				// interface in a value of an interpreted type held by the
+				// standard library's any, so w.V.(error) fails for it.
+				var b strings.Builder
+				b.WriteString("func " + f + "(e error) error {\nif w, ok := e.(*" + sh + ".Err); ok {\n")
+				for _, c := range r.errCandidates() {
+					if cn := r.typeNameQuiet(c); cn != "" {
+						fmt.Fprintf(&b, "if v, ok := w.V.(%s); ok {\nreturn v\n}\n", cn)
+					}
+				}
+				b.WriteString("if v, ok := w.V.(error); ok {\nreturn v\n}\n}\nreturn e\n}\n")
+				return b.String()
 			})
 			r.insert(call.Pos(), un+"(")
 			r.insert(call.End(), ")")

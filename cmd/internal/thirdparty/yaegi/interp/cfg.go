@@ -541,6 +541,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case ifStmt0, ifStmt1, ifStmt2, ifStmt3:
 			sc = sc.pushBloc()
 
+		case selectStmt:
+			// An unlabelled break in a case leaves the select, not the loop around it.
+			sc = sc.pushBloc()
+			sc.loop = n
+
 		case switchStmt, switchIfStmt, typeSwitch:
 			// Make sure default clause is in last position.
 			c := n.lastChild().child
@@ -792,9 +797,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if sym, _, ok := sc.lookup(dest.ident); ok {
 						sym.kind = constSym
 					}
-					if childPos(n) == len(n.anc.child)-1 {
+					switch {
+					case i < n.nleft-1:
+						// iota counts specs, not names (mcpfs patch).
+					case childPos(n) == len(n.anc.child)-1:
 						sc.iota = 0
-					} else {
+					default:
 						sc.iota++
 					}
 				}
@@ -1399,7 +1407,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return
 			}
 			n.start = n.child[0].start
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			if !isJump(n.lastChild()) {
+				n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			}
 
 		case commClause:
 			wireChild(n)
@@ -1410,7 +1420,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if len(n.child) > 1 {
 				n.start = n.child[1].start // Skip chan operation, performed by select
 			}
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			if !isJump(n.lastChild()) {
+				n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			}
 
 		case compositeLitExpr:
 			wireChild(n)
@@ -1950,6 +1962,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 		case selectStmt:
+			sc = sc.pop()
 			wireChild(n)
 			// Move action to block statement, so select node can be an exit point.
 			n.child[0].gen = _select
@@ -3200,4 +3213,14 @@ func sizeof(n *node) {
 	n.gen = nop
 	n.typ = n.scope.getType("uintptr")
 	n.rval = reflect.ValueOf(n.child[1].typ.TypeOf().Size())
+}
+
+// isJump reports whether n is a statement that sets its own next step
+// (break, continue, goto, return): the end of a block must not rewire it.
+func isJump(n *node) bool {
+	switch n.kind {
+	case breakStmt, continueStmt, gotoStmt, returnStmt:
+		return true
+	}
+	return false
 }

@@ -100,9 +100,12 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				sc.sym[dest.ident] = &symbol{kind: varSym, global: true, index: sc.add(typ), typ: typ, rval: val, node: n}
 				if n.anc.kind == constDecl {
 					sc.sym[dest.ident].kind = constSym
-					if childPos(n) == len(n.anc.child)-1 {
+					switch {
+					case i < n.nleft-1:
+						// iota counts specs, not names (mcpfs patch).
+					case childPos(n) == len(n.anc.child)-1:
 						sc.iota = 0
-					} else {
+					default:
 						sc.iota++
 					}
 				}

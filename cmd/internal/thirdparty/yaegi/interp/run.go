@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/traefik/yaegi/internal/unsafe2"
@@ -510,8 +511,14 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ctyp := reflect.TypeOf(concrete)
 
 			if vv, ok := concrete.(valueInterface); ok {
-				ctyp = vv.value.Type()
-				concrete = vv.value.Interface()
+				if vv.value.IsValid() {
+					ctyp = vv.value.Type()
+					concrete = vv.value.Interface()
+				} else {
+					// mcpfs patch: a nil interface of the snippet's held in
+					// an interface{} holds no type (upstream panicked).
+					ctyp, concrete = nil, nil
+				}
 			}
 			ok = canAssertTypes(ctyp, rtype)
 			if !ok {
@@ -608,7 +615,7 @@ func canAssertTypes(src, dest reflect.Type) bool {
 	if src == dest {
 		return true
 	}
-	if dest.Kind() == reflect.Interface && src.Implements(dest) {
+	if dest.Kind() == reflect.Interface && src != nil && src.Implements(dest) {
 		return true
 	}
 	if src == nil {
@@ -2922,21 +2929,20 @@ func _range(n *node) {
 		index1 := n.child[1].findex // array value location in frame
 		if isString(an.typ.TypeOf()) {
 			// Special variant of "range" for string, where the index indicates the byte position
-			// of the rune in the string, rather than the index of the rune in array.
-			stringType := reflect.TypeOf("")
-			value = genValueAs(an, rat) // range on string iterates over runes
+			// of the rune in the string, rather than the index of the rune in array. The string
+			// is decoded as it goes: index3 holds the byte position of the next rune, so an
+			// invalid byte is one step of one byte, as in Go.
+			value = genValue(an)
 			n.exec = func(f *frame) bltn {
-				a := f.data[index2]
-				v0 := f.data[index3]
-				v0.SetInt(v0.Int() + 1)
-				i := int(v0.Int())
-				if i >= a.Len() {
+				s := f.data[index2].String()
+				p := int(f.data[index3].Int())
+				if p >= len(s) {
 					return fnext
 				}
-				// Compute byte position of the rune in string
-				pos := a.Slice(0, i).Convert(stringType).Len()
-				f.data[index0].SetInt(int64(pos))
-				f.data[index1].Set(a.Index(i))
+				r, size := utf8.DecodeRuneInString(s[p:])
+				f.data[index3].SetInt(int64(p + size))
+				f.data[index0].SetInt(int64(p))
+				f.data[index1].SetInt(int64(r))
 				return tnext
 			}
 		} else {
@@ -2956,17 +2962,34 @@ func _range(n *node) {
 	} else {
 		an = n.child[1]
 		if isString(an.typ.TypeOf()) {
-			value = genValueAs(an, rat) // range on string iterates over runes
+			// The key of a range over a string is the byte position of each rune.
+			value = genValue(an)
+			n.exec = func(f *frame) bltn {
+				s := f.data[index2].String()
+				v0 := f.data[index0]
+				p := int(v0.Int())
+				if p < 0 {
+					p = 0
+				} else if p < len(s) {
+					_, size := utf8.DecodeRuneInString(s[p:])
+					p += size
+				}
+				v0.SetInt(int64(p))
+				if p >= len(s) {
+					return fnext
+				}
+				return tnext
+			}
 		} else {
 			value = genValueRangeArray(an)
-		}
-		n.exec = func(f *frame) bltn {
-			v0 := f.data[index0]
-			v0.SetInt(v0.Int() + 1)
-			if int(v0.Int()) >= f.data[index2].Len() {
-				return fnext
+			n.exec = func(f *frame) bltn {
+				v0 := f.data[index0]
+				v0.SetInt(v0.Int() + 1)
+				if int(v0.Int()) >= f.data[index2].Len() {
+					return fnext
+				}
+				return tnext
 			}
-			return tnext
 		}
 	}
 
@@ -2976,9 +2999,13 @@ func _range(n *node) {
 	if isString(an.typ.TypeOf()) && len(n.child) == 4 {
 		index = index3
 	}
+	start := int64(-1)
+	if index == index3 {
+		start = 0 // byte position of the first rune
+	}
 	n.child[0].exec = func(f *frame) bltn {
-		f.data[index2] = value(f) // set array shallow copy for range
-		f.data[index].SetInt(-1)  // assing index value
+		f.data[index2] = value(f)   // set array shallow copy for range
+		f.data[index].SetInt(start) // assing index value
 		return next
 	}
 }
@@ -3910,6 +3937,10 @@ func clauseChanDir(n *node) (*node, *node, *node, reflect.SelectDir) {
 }
 
 func _select(n *node) {
+	// A case that jumps back before the select (continue, goto) reaches this
+	// node again while its clauses are being set: it forwards to the exec
+	// set below instead of generating the select once more.
+	n.exec = func(f *frame) bltn { return n.exec(f) }
 	nbClause := len(n.child)
 	chans := make([]*node, nbClause)
 	assigned := make([]*node, nbClause)

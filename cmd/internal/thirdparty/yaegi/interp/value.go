@@ -386,6 +386,11 @@ func valueInterfaceValue(v reflect.Value) reflect.Value {
 		if !ok {
 			break
 		}
+		if !vv.value.IsValid() {
+			// mcpfs patch: a nil interface of the snippet's is a nil
+			// interface{} (upstream panicked on the empty value).
+			return reflect.Zero(reflect.TypeOf((*any)(nil)).Elem())
+		}
 		v = vv.value
 	}
 	return v
