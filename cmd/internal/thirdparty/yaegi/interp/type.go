@@ -829,6 +829,19 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		switch lt.cat {
 		case arrayT, mapT, sliceT, variadicT:
 			t = lt.val
+		case valueT:
+			// A slice, array or map of a compiled package (the []string
+			// of strings.Fields) indexed where a type is asked for (mcpfs
+			// patch: upstream gave no type, and r[1][:2] in a composite
+			// literal crashed the CFG pass).
+			switch rt := lt.rtype; rt.Kind() {
+			case reflect.Array, reflect.Slice, reflect.Map:
+				t = valueTOf(rt.Elem(), withScope(sc))
+			case reflect.Ptr:
+				if rt.Elem().Kind() == reflect.Array {
+					t = valueTOf(rt.Elem().Elem(), withScope(sc))
+				}
+			}
 		case genericT:
 			t1, err := nodeType2(interp, sc, n.child[1], seen)
 			if err != nil {
