@@ -437,7 +437,15 @@ func (r *rewriter) fmtBody(t types.Type, tn string, top, name, methods bool, sh 
 	if methods {
 		for _, m := range fmtMethods(t) {
 			field := map[string]string{"String": "Str", "Error": "Err", "GoString": "GoStr", "Format": "Fmt"}[m]
-			fmt.Fprintf(&meth, "v.%s = x.%s\n", field, m)
+			if m == "Format" {
+				fmt.Fprintf(&meth, "v.%s = x.%s\n", field, m)
+				continue
+			}
+			// A closure, not the method value x.M: the interpreter types the
+			// method value of another interpreted package's pointer type
+			// (mcp.ToolError) as a method expression, and the helper does
+			// not compile.
+			fmt.Fprintf(&meth, "v.%s = func() string { return x.%s() }\n", field, m)
 		}
 	}
 	child := func(ct types.Type, expr string, cmethods bool) string {
