@@ -202,7 +202,7 @@ func supported() string {
 			names = append(names, n)
 		}
 	}
-	names = append(names, "slices.Collect(maps.Keys/maps.Values/slices.Values(x))", "slices.Sorted(...)", "slices.SortedFunc(...)")
+	names = append(names, "slices.Collect(maps.Keys/maps.Values/slices.Values(x))", "slices.Sorted(...)", "slices.SortedFunc(...)", "maps.Collect(maps.All(m))")
 	sort.Strings(names)
 	return strings.Join(names, ", ")
 }
@@ -213,6 +213,10 @@ func (r *rewriter) stdCall(call *ast.CallExpr, fn string) {
 	case "slices.Collect", "slices.Sorted", "slices.SortedFunc":
 		r.seqConsumer(call, fn)
 		return
+	case "maps.Collect":
+		if r.mapsCollectAll(call) {
+			return
+		}
 	}
 	tmpl, ok := stdHelpers[fn]
 	if !ok || tmpl == "" {
@@ -280,6 +284,38 @@ func (r *rewriter) replacer(fn string, args []types.Type, pos token.Pos) ([]stri
 		}
 	}
 	return repl, true
+}
+
+// mapsCollectAll rewrites maps.Collect(maps.All(m)), a copy of m, to a
+// helper that copies it (the interpreter has no iterators); false when
+// call is another form.
+func (r *rewriter) mapsCollectAll(call *ast.CallExpr) bool {
+	if len(call.Args) != 1 {
+		return false
+	}
+	inner, _ := ast.Unparen(call.Args[0]).(*ast.CallExpr)
+	if inner == nil || r.stdFunc(inner) != "maps.All" || len(inner.Args) != 1 {
+		return false
+	}
+	kv := r.typeArgs(call)
+	if len(kv) != 2 {
+		return false
+	}
+	kn, vn := r.typeName(kv[0], call.Pos()), r.typeName(kv[1], call.Pos())
+	if kn == "" || vn == "" {
+		return true // typeName reported why
+	}
+	cp := r.helper("mapscollectall "+kn+" "+vn, "collectmap", func(f string) string {
+		return strings.NewReplacer("$F", f, "$K", kn, "$V", vn).Replace(
+			`func $F(m map[$K]$V) map[$K]$V { out := make(map[$K]$V, len(m)); for k, v := range m { out[k] = v }; return out }`)
+	})
+	r.skip[inner] = true
+	r.consume(inner)
+	r.consume(call)
+	r.replace(call.Pos(), inner.Args[0].Pos(), cp+"(")
+	r.replace(inner.Args[0].End(), call.End(), ")")
+	r.walk(inner.Args[0], nil)
+	return true
 }
 
 // seqConsumer rewrites slices.Collect/Sorted/SortedFunc over maps.Keys,
