@@ -365,6 +365,18 @@ func typeAssert(n *node, withResult, withOk bool) {
 		n.exec = func(f *frame) bltn {
 			valf := value(f)
 			v, ok := valf.Interface().(valueInterface)
+			if !ok && valf.IsValid() {
+				// A value of the program's type back from compiled code
+				// (mcpfs patch: its run-time type has no methods).
+				x := valf
+				if x.Kind() == reflect.Interface {
+					x = x.Elem()
+				}
+				if dv, found := definedValue(x); found {
+					v, ok = dv, true
+					valf = reflect.ValueOf(dv)
+				}
+			}
 			if setStatus {
 				defer func() {
 					value1(f).SetBool(ok)
@@ -438,6 +450,11 @@ func typeAssert(n *node, withResult, withOk bool) {
 			var leftType reflect.Type
 			v := value(f)
 			val, ok := v.Interface().(valueInterface)
+			if !ok && v.Kind() == reflect.Interface {
+				// A value of the program's type back from compiled code
+				// (mcpfs patch: its run-time type has no methods).
+				val, ok = definedValue(v.Elem())
+			}
 			if setStatus {
 				defer func() {
 					value1(f).SetBool(ok)
@@ -3200,6 +3217,15 @@ func _case(n *node) {
 					if cv, ok := wrappedValue(ival); ok && typ.cat != interfaceT && cv.Type() == rtyp {
 						destValue(f).Set(cv)
 						return tnext
+					}
+					// A value of the program's type back from compiled code
+					// (mcpfs patch): its run-time type has no methods, its
+					// type has those of the case's interface.
+					if typ.cat == interfaceT {
+						if dv, ok := definedValue(elem); ok && dv.node.typ.methods().contains(typ.methods()) {
+							destValue(f).Set(reflect.ValueOf(dv))
+							return tnext
+						}
 					}
 					return fnext
 				}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/traefik/yaegi/internal/unsafe2"
 )
@@ -2318,7 +2319,37 @@ func definedRType(t *itype) (reflect.Type, bool) {
 	if t.node != nil {
 		key += "@" + strconv.Itoa(int(t.node.pos))
 	}
-	return unsafe2.NamedType(t.rtype, name, key)
+	rt, ok := unsafe2.NamedType(t.rtype, name, key)
+	if ok && t.node != nil {
+		if _, seen := definedTypes.Load(rt); !seen {
+			definedTypes.Store(rt, t)
+		}
+	}
+	return rt, ok
+}
+
+// definedTypes maps the run-time types definedRType made back to their
+// types (mcpfs patch): a value of such a type that went through compiled
+// code (a sync.Map, an []any of the standard library) comes back without
+// the interpreter's wrapper, and an assertion to an interface finds its
+// methods here.
+var definedTypes sync.Map // reflect.Type → *itype
+
+// definedValue wraps v, a value of a run-time type definedRType made, as
+// the interpreter holds such a value in an interface; false for any other.
+func definedValue(v reflect.Value) (valueInterface, bool) {
+	if !v.IsValid() {
+		return valueInterface{}, false
+	}
+	t, ok := definedTypes.Load(v.Type())
+	if !ok {
+		return valueInterface{}, false
+	}
+	it := t.(*itype)
+	if len(it.methods()) == 0 {
+		return valueInterface{}, false
+	}
+	return valueInterface{node: &node{typ: it, interp: it.node.interp, rval: v}, value: v}, true
 }
 
 // predeclared are the names of the universe's types, which keep their
