@@ -112,6 +112,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				if !types.Identical(from, to) && types.Identical(from.Underlying(), to.Underlying()) {
 					return fmt.Sprintf("%s is a %s: convert it, %s(%s)", c.text(x), c.typeString(from), c.typeString(to), c.text(x))
 				}
+				if h := c.compareDiffHint(x, from, to, parents); h != "" {
+					return h
+				}
 				if h := numericConvertHint(c, x, from, to); h != "" {
 					return h
 				}
@@ -3126,6 +3129,47 @@ func (c *checker) pkgNameInFile(name string) bool {
 		}
 	}
 	return false
+}
+
+// compareDiffHint: a float difference, return a - b, from a comparison
+// function (two parameters of one type, an int result, as slices.SortFunc
+// and slices.BinarySearchFunc take): converting it to int would make
+// values less than 1 apart equal, so name cmp.Compare.
+func (c *checker) compareDiffHint(x ast.Expr, from, to types.Type, parents map[ast.Node]ast.Node) string {
+	bin, ok := ast.Unparen(x).(*ast.BinaryExpr)
+	if !ok || bin.Op != token.SUB {
+		return ""
+	}
+	fb, ok1 := from.Underlying().(*types.Basic)
+	tb, ok2 := to.Underlying().(*types.Basic)
+	if !ok1 || !ok2 || fb.Info()&types.IsFloat == 0 || tb.Info()&types.IsInteger == 0 {
+		return ""
+	}
+	if _, ok := parents[x].(*ast.ReturnStmt); !ok {
+		return ""
+	}
+	var ftype *ast.FuncType
+	for n := parents[x]; n != nil && ftype == nil; n = parents[n] {
+		switch f := n.(type) {
+		case *ast.FuncLit:
+			ftype = f.Type
+		case *ast.FuncDecl:
+			ftype = f.Type
+		}
+	}
+	if ftype == nil {
+		return ""
+	}
+	sig, ok := c.info.Types[ftype].Type.(*types.Signature)
+	if !ok || sig.Params().Len() != 2 || sig.Results().Len() != 1 ||
+		!types.Identical(sig.Params().At(0).Type(), sig.Params().At(1).Type()) {
+		return ""
+	}
+	h := fmt.Sprintf("a comparison function returns the sign: return cmp.Compare(%s, %s) (-1, 0 or +1); int(%s) would make values less than 1 apart equal", c.text(bin.X), c.text(bin.Y), c.text(x))
+	if !c.pkgNameInFile("cmp") {
+		h += `; add import "cmp"`
+	}
+	return h
 }
 
 // numericConvertHint: a typed number where another number type is wanted
