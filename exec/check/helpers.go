@@ -355,7 +355,8 @@ const (
 // interpreted code, which the host's errors.As refuses. It converts err
 // ($conv: the snippet's error types become shim.Errs that carry their
 // Unwrap methods) and follows the chain with the host's errors.Unwrap
-// ($errors), which sees the wrappers of standard packages (fmt.Errorf's
+// ($errors), and the tree of an error with Unwrap() []error (errors.Join,
+// fmt.Errorf with several %w) depth first, as errors.As does; $errors sees the wrappers of standard packages (fmt.Errorf's
 // %w) and the shim's; a shim.Err ($shim.Err) holds the original value.
 const errorsAsHelper = `func $F(err error, target *$T) bool {
 	if target == nil {
@@ -371,6 +372,14 @@ const errorsAsHelper = `func $F(err error, target *$T) bool {
 		} else if e, ok := err.($T); ok {
 			*target = e
 			return true
+		}
+		if es := $shim.Unwrapped(err); es != nil {
+			for _, e := range es {
+				if $F(e, target) {
+					return true
+				}
+			}
+			return false
 		}
 		err = $errors.Unwrap(err)
 	}
@@ -395,6 +404,14 @@ const errorsAsIfaceHelper = `func $F(err error, target *$T) bool {
 		case $T:
 			*target = e
 			return true
+		}
+		if es := $shim.Unwrapped(err); es != nil {
+			for _, e := range es {
+				if $F(e, target) {
+					return true
+				}
+			}
+			return false
 		}
 		err = $errors.Unwrap(err)
 	}

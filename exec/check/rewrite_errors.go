@@ -138,6 +138,24 @@ func (r *rewriter) wrapErrArg(e ast.Expr) bool {
 	return true
 }
 
+// wrapErrSlice converts the errors of the slice e ([]error, given as
+// errors.Join(errs...)) as wrapErrArg converts one.
+func (r *rewriter) wrapErrSlice(e ast.Expr) {
+	st, ok := types.Unalias(r.info.TypeOf(e)).(*types.Slice)
+	if !ok {
+		return
+	}
+	h := r.errConv(st.Elem())
+	if h == "" {
+		return
+	}
+	f := r.helper("errslice "+h, "errslice", func(f string) string {
+		return "func " + f + "(xs []error) []error {\nout := make([]error, len(xs))\nfor i, x := range xs {\nout[i] = " + h + "(x)\n}\nreturn out\n}\n"
+	})
+	r.insert(e.Pos(), f+"(")
+	r.insert(e.End(), ")")
+}
+
 // errorsCall converts the errors given to errors.Is, errors.As (with a
 // target of the standard library's) and errors.Unwrap, so that they follow
 // the Unwrap methods of the snippet's error types.
@@ -151,6 +169,17 @@ func (r *rewriter) errorsCall(call *ast.CallExpr) bool {
 		if len(call.Args) == 2 {
 			r.wrapErrArg(call.Args[0])
 			r.wrapErrArg(call.Args[1])
+		}
+		return true
+	case "Join":
+		// The joined errors are seen by errors.Is and errors.As through
+		// the join's Unwrap() []error: they are converted as Is's are.
+		for i, a := range call.Args {
+			if i == len(call.Args)-1 && call.Ellipsis.IsValid() {
+				r.wrapErrSlice(a)
+				continue
+			}
+			r.wrapErrArg(a)
 		}
 		return true
 	case "Unwrap":

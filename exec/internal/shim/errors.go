@@ -26,6 +26,17 @@ func (e *Err) Unwrap() error {
 	return e.next()
 }
 
+// Unwrapped returns the errors an error with an Unwrap() []error method
+// (errors.Join's, fmt.Errorf's with several %w) holds, and nil for any
+// other error: the interpreter does not see that method in a value of the
+// standard library's.
+func Unwrapped(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return nil
+}
+
 var (
 	errsMu sync.Mutex
 	errs   = map[any]*Err{}

@@ -2114,6 +2114,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				init := n.child[1].lastChild().child[0]
 				init.tnext = sbn.start
 				n.child[0].tnext = init.start
+			} else if len(n.child) == 3 {
+				// switch init; tag { ... } (mcpfs patch): the tag is
+				// evaluated after the init statement, then the clauses
+				// compare against its value.
+				n.child[0].tnext = n.child[1].start
+				n.child[1].tnext = sbn.start
 			} else {
 				n.child[0].tnext = sbn.start
 			}

@@ -623,6 +623,18 @@ func typeAssert(n *node, withResult, withOk bool) {
 			return next
 		}
 	}
+	// A failed comma-ok assertion gives the result its zero value (mcpfs
+	// patch): upstream left what the destination held, so in a loop
+	// x, ok := v.(T) kept the previous iteration's x when ok was false.
+	if withResult && withOk && n.anc.child[0].ident != "_" && !(c0.kind == identExpr && c0.ident == n.anc.child[0].ident) {
+		assert := n.exec
+		n.exec = func(f *frame) bltn {
+			if v0 := value0(f); v0.CanSet() {
+				v0.Set(reflect.Zero(v0.Type()))
+			}
+			return assert(f)
+		}
+	}
 }
 
 func canAssertTypes(src, dest reflect.Type) bool {
