@@ -317,7 +317,8 @@ func (r *rewriter) jsonBody(t types.Type) (string, bool) {
 		var sets []string
 		for i, f := range fields {
 			tag := f.key
-			if f.opts != "" {
+			if f.opts != "" || tag == "-" {
+				// A key of "-" needs its comma: a bare "-" drops the field.
 				tag += "," + f.opts
 			}
 			tagText := strconv.Quote(`json:"` + tag + `"`)

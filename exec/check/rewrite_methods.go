@@ -226,6 +226,9 @@ func (r *rewriter) asHelper(xt, t types.Type) string {
 			// The interpreter's type switch counts a pointer's methods
 			// in a value's method set: the snippet's types that
 			// implement T only through their pointer are cased first.
+			// v is taken as any: the interpreter's type switch on a
+			// parameter of the snippet's interface type misses another
+			// interface T that the value implements.
 			var ptrOnly []string
 			for _, c := range r.concreteTypes() {
 				if !types.Implements(c, it) && types.Implements(types.NewPointer(c), it) {
@@ -238,7 +241,7 @@ func (r *rewriter) asHelper(xt, t types.Type) string {
 			if len(ptrOnly) > 0 {
 				not = "case " + strings.Join(ptrOnly, ", ") + ":\nreturn nil, false\n"
 			}
-			return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nswitch x := v.(type) {\n" + not + "case " + tn + ":\nreturn x, true\n}\nreturn nil, false\n}\n"
+			return "func " + f + "(v any) (" + tn + ", bool) {\nswitch x := v.(type) {\n" + not + "case " + tn + ":\nreturn x, true\n}\nreturn nil, false\n}\n"
 		}
 		return "func " + f + "(v " + xn + ") (" + tn + ", bool) {\nif v == nil {\nreturn *new(" + tn + "), false\n}\nx, ok := v.(" + tn + ")\nreturn x, ok\n}\n"
 	})
