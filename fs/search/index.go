@@ -702,6 +702,30 @@ func (x *Index) has(ts []string) bool {
 	return len(ts) > 0
 }
 
+// namedServers returns the servers the concepts asked name, each a
+// concept of one term that is a server's name.
+func (x *Index) namedServers(asked []concept) []string {
+	var named []string
+	for _, c := range asked {
+		if t := c.alts[0].terms; len(t) == 1 && x.servers[t[0]] {
+			named = append(named, t[0])
+		}
+	}
+	return named
+}
+
+// wordPairs counts the neighbouring concepts of cs that are both words of
+// the query.
+func wordPairs(cs []concept) int {
+	n := 0
+	for j := 1; j < len(cs); j++ {
+		if cs[j-1].word && cs[j].word {
+			n++
+		}
+	}
+	return n
+}
+
 // rank scores every document for the concepts: the sum over concepts of
 // the best alternative's BM25F score, scaled by the share of concepts the
 // document matches.
@@ -729,18 +753,8 @@ func (x *Index) rank(query string, cs []concept) []Hit {
 			asked++
 		}
 	}
-	var named []string // the servers the query names
-	for _, c := range cs[:asked] {
-		if t := c.alts[0].terms; len(t) == 1 && x.servers[t[0]] {
-			named = append(named, t[0])
-		}
-	}
-	npairs := 0
-	for j := 1; j < len(cs); j++ {
-		if cs[j-1].word && cs[j].word {
-			npairs++
-		}
-	}
+	named := x.namedServers(cs[:asked])
+	npairs := wordPairs(cs)
 	qa := noAction
 	if x.p.aoBonus > 0 || x.p.aoPenalty > 0 {
 		qa = x.queryAction(query, cs[:asked])

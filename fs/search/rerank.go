@@ -69,18 +69,8 @@ func (x *Index) rerankVecs(query string, cs []concept, hits []Hit) [][]float64 {
 			asked = append(asked, c)
 		}
 	}
-	var named []string
-	for _, c := range asked {
-		if t := c.alts[0].terms; len(t) == 1 && x.servers[t[0]] {
-			named = append(named, t[0])
-		}
-	}
-	npairs := 0
-	for j := 1; j < len(cs); j++ {
-		if cs[j-1].word && cs[j].word {
-			npairs++
-		}
-	}
+	named := x.namedServers(asked)
+	npairs := wordPairs(cs)
 	// The query's action, as the ordering signals read it.
 	qa := x.queryActionAlways(query, asked)
 	ft := x.fieldTerms()
