@@ -116,3 +116,28 @@ func BenchmarkAssocLoad(b *testing.B) {
 		}
 	}
 }
+
+// TestAssocHouse checks that with assocHouse an association to a word a
+// server puts in most of its tools' names ("browser" of browser_click,
+// browser_navigate, ...) is left out, and only then.
+func TestAssocHouse(t *testing.T) {
+	docs := ToolDocs(testCatalog(t))
+	x := newIndex(docs, noAssoc)
+	if !x.house["browser"] || x.house["navigat"] {
+		t.Fatalf("house words: browser %v, navigat %v; want true, false", x.house["browser"], x.house["navigat"])
+	}
+	tab := &assocTable{words: map[string][]assocTerm{
+		"blorp": {{term: "browser", count: 3, score: 1}},
+	}}
+	for _, house := range []bool{false, true} {
+		p := defaults
+		p.assocWeight, p.assocK, p.assocMin, p.assocHouse, p.assocTable = 0.3, 3, 1, house, tab
+		hits := newIndex(docs, p).Search("blorp", 5)
+		if house && len(hits) != 0 {
+			t.Errorf("house words left out: got %d hits through a house word, want none", len(hits))
+		}
+		if !house && len(hits) == 0 {
+			t.Errorf("house words kept: got no hits through browser")
+		}
+	}
+}

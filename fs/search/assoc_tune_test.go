@@ -69,7 +69,7 @@ func without(sets []string, out ...string) []string {
 
 // TestAssoc measures the associations learned from labelled queries
 // (assoc.go, assoc_train_test.go) with leave-one-set-out cross-validation
-// over the five tuned sets (assocSets): for each set, a table learned on
+// over the five tuned sets (assocCVSets): for each set, a table learned on
 // the other four is measured on it, beside the ranking without
 // associations, at every setting of assocGrid. It reports the settings
 // whose mean change on the held-out sets is largest, the best of each
@@ -87,18 +87,18 @@ func TestAssoc(t *testing.T) {
 	docs := ToolDocs(testCatalog(t))
 	base := newIndex(docs, noAssoc)
 	sets := map[string][]query{}
-	for _, s := range assocSets {
+	for _, s := range assocCVSets {
 		sets[s] = readQueries(t, "testdata/"+s+".txt")
 	}
 	grid := assocGrid()
 	// The training subsets: the four sets of each outer fold, the three
 	// of each inner one; a table per method and subset.
 	var subsets [][]string
-	for _, h := range assocSets {
-		subsets = append(subsets, without(assocSets, h))
-		for _, i := range assocSets {
+	for _, h := range assocCVSets {
+		subsets = append(subsets, without(assocCVSets, h))
+		for _, i := range assocCVSets {
 			if i > h {
-				subsets = append(subsets, without(assocSets, h, i))
+				subsets = append(subsets, without(assocCVSets, h, i))
 			}
 		}
 	}
@@ -131,7 +131,7 @@ func TestAssoc(t *testing.T) {
 			for _, sub := range subsets {
 				x := newIndex(docs, s.params(tables[s.method][key(sub)]))
 				m := map[string]setFig{}
-				for _, h := range without(assocSets, sub...) {
+				for _, h := range without(assocCVSets, sub...) {
 					r1, r5 := setRecall(x, sets[h])
 					m[h] = setFig{r1, r5}
 				}
@@ -141,7 +141,7 @@ func TestAssoc(t *testing.T) {
 	}
 	wg.Wait()
 	off := map[string]setFig{}
-	for _, s := range assocSets {
+	for _, s := range assocCVSets {
 		r1, r5 := setRecall(base, sets[s])
 		off[s] = setFig{r1, r5}
 	}
@@ -151,25 +151,25 @@ func TestAssoc(t *testing.T) {
 	cv := func(i int) (map[string]setFig, float64) {
 		m := map[string]setFig{}
 		d := 0.0
-		for _, h := range assocSets {
-			f := figs[i][key(without(assocSets, h))][h]
+		for _, h := range assocCVSets {
+			f := figs[i][key(without(assocCVSets, h))][h]
 			m[h] = f
 			d += obj(f) - obj(off[h])
 		}
-		return m, 100 * d / float64(len(assocSets))
+		return m, 100 * d / float64(len(assocCVSets))
 	}
 	line := func(m map[string]setFig) string {
 		var b strings.Builder
-		for _, s := range assocSets {
+		for _, s := range assocCVSets {
 			fmt.Fprintf(&b, " %s %.1f/%.1f", s, 100*m[s].r1, 100*m[s].r5)
 		}
 		return b.String()
 	}
 	offMean := 0.0
-	for _, s := range assocSets {
+	for _, s := range assocCVSets {
 		offMean += obj(off[s])
 	}
-	t.Logf("off:%s mean %.2f", line(off), 100*offMean/float64(len(assocSets)))
+	t.Logf("off:%s mean %.2f", line(off), 100*offMean/float64(len(assocCVSets)))
 	order := make([]int, len(grid))
 	deltas := make([]float64, len(grid))
 	for i := range grid {
@@ -208,13 +208,13 @@ func TestAssoc(t *testing.T) {
 	t.Logf("%d settings; %d lose on the held-out sets, median change %+.2f", len(grid), neg, median(deltas))
 	// Nested: the setting chosen within the other four sets.
 	nested := 0.0
-	for _, h := range assocSets {
-		rest := without(assocSets, h)
+	for _, h := range assocCVSets {
+		rest := without(assocCVSets, h)
 		best, bestScore := -1, 0.0
 		for i := range grid {
 			sc := 0.0
 			for _, in := range rest {
-				sc += obj(figs[i][key(without(assocSets, h, in))][in]) - obj(off[in])
+				sc += obj(figs[i][key(without(assocCVSets, h, in))][in]) - obj(off[in])
 			}
 			if best < 0 || sc > bestScore+1e-9 {
 				best, bestScore = i, sc
@@ -225,7 +225,7 @@ func TestAssoc(t *testing.T) {
 		t.Logf("nested, %s held out: off %.1f/%.1f, chosen within the other four %.1f/%.1f (%s; %+.2f within them)",
 			h, 100*off[h].r1, 100*off[h].r5, 100*f.r1, 100*f.r5, grid[best], 100*bestScore/float64(len(rest)))
 	}
-	t.Logf("nested cross-validation: mean change %+.2f points of (@1+@5)/2", 100*nested/float64(len(assocSets)))
+	t.Logf("nested cross-validation: mean change %+.2f points of (@1+@5)/2", 100*nested/float64(len(assocCVSets)))
 	// The shipped setting: cross-validated, and learned on all five.
 	for i, g := range grid {
 		if g.method == assocShipped && g.weight == assocOn.assocWeight && g.k == assocOn.assocK && g.min == assocOn.assocMin && g.any == assocOn.assocAny && g.soft == assocOn.assocSoft {
@@ -235,7 +235,7 @@ func TestAssoc(t *testing.T) {
 	}
 	x := newIndex(docs, func() params { p := assocOn; p.assocTable = learnShipped(t); return p }())
 	in := map[string]setFig{}
-	for _, s := range assocSets {
+	for _, s := range assocCVSets {
 		r1, r5 := setRecall(x, sets[s])
 		in[s] = setFig{r1, r5}
 	}

@@ -189,7 +189,7 @@ func TestNameTerms(t *testing.T) {
 		{Kind: KindTool, Server: "g", Tool: "getUserProfile"},
 		{Kind: KindSkill, Tool: "csvstats"},
 	}
-	got := nameTerms(docs)
+	got, _ := nameTerms(docs)
 	want := [][]string{{"click"}, {"navigat", "back"}, {"browser"}, {"get", "user", "profil"}, {"csvstat"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("nameTerms: got %q, want %q", got, want)

@@ -1,0 +1,231 @@
+package search
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// What the associations learned from labelled queries are worth depends
+// on whether the servers a user has are among those they were learned
+// over. Two cross-validations tell the two cases apart:
+//
+//   - leave one query set out (in domain): each set is measured with a
+//     table learned on the other sets, over the same twelve servers;
+//   - leave one server out (transfer): the queries whose answer is a
+//     server's tool are measured with a table learned on every other
+//     query, so the table has never seen that server's tools wanted,
+//     while the trained servers' tools compete with them, as in a
+//     catalog that mixes servers the table knows with others.
+//
+// A setting is chosen on both (TestAssocTransfer): the best in domain
+// among those that cost at most transferSlack points at @1 on servers
+// left out, beside the ranking without associations.
+
+// transferSlack is how many points of recall@1 on servers left out of
+// the training the associations may cost, beside none.
+const transferSlack = 1.0
+
+// trainSets are the query sets a table may be learned from: every set
+// but the newest blind one, which measures the result.
+var trainSets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4"}
+
+// fold is one split of a cross-validation.
+type fold struct {
+	name        string
+	train, test []query
+}
+
+// transferFolds returns the leave-one-server-out folds of qs, one per
+// server a query wants.
+func transferFolds(qs []query) []fold {
+	var servers []string
+	seen := map[string]bool{}
+	for _, q := range qs {
+		for _, w := range q.want {
+			s, _, _ := strings.Cut(w, ":")
+			if !seen[s] {
+				seen[s] = true
+				servers = append(servers, s)
+			}
+		}
+	}
+	sort.Strings(servers)
+	var out []fold
+	for _, s := range servers {
+		f := fold{name: s}
+		for _, q := range qs {
+			wants := false
+			for _, w := range q.want {
+				wants = wants || strings.HasPrefix(w, s+":")
+			}
+			if wants {
+				f.test = append(f.test, q)
+			} else {
+				f.train = append(f.train, q)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// setFolds returns the leave-one-set-out folds of sets.
+func setFolds(sets map[string][]query, names []string) []fold {
+	var out []fold
+	for _, h := range names {
+		f := fold{name: h, test: sets[h]}
+		for _, s := range names {
+			if s != h {
+				f.train = append(f.train, sets[s]...)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// transferSetting is one setting TestAssocTransfer measures.
+type transferSetting struct {
+	method    assocMethod
+	weight    float64
+	k, min    int
+	any, soft bool
+	house     bool
+}
+
+func (s transferSetting) String() string {
+	return fmt.Sprintf("%s w %.2f k %d min %d any %v soft %v house %v", s.method, s.weight, s.k, s.min, s.any, s.soft, s.house)
+}
+
+// cvFig is the figure of a cross-validation: queries found first and
+// in the first five, of n.
+type cvFig struct{ at1, at5, n int }
+
+func (f *cvFig) add(x *Index, qs []query) {
+	for _, q := range qs {
+		got := searchRanker(x)(q.text)
+		for i, g := range got {
+			if contains(q.want, g) {
+				if i == 0 {
+					f.at1++
+				}
+				if i < 5 {
+					f.at5++
+				}
+				break
+			}
+		}
+	}
+	f.n += len(qs)
+}
+
+func (f cvFig) r1() float64 { return 100 * float64(f.at1) / float64(max(f.n, 1)) }
+func (f cvFig) r5() float64 { return 100 * float64(f.at5) / float64(max(f.n, 1)) }
+func (f cvFig) String() string {
+	return fmt.Sprintf("%.1f/%.1f", f.r1(), f.r5())
+}
+
+// TestAssocTransfer measures settings of the associations in domain and
+// on servers left out, and names the one chosen. It runs only with
+// SEARCH_TUNE=1:
+//
+//	SEARCH_TUNE=1 go test ./fs/search -run '^TestAssocTransfer$' -v -timeout 30m
+func TestAssocTransfer(t *testing.T) {
+	if os.Getenv("SEARCH_TUNE") == "" {
+		t.Skip("measuring every setting takes minutes: set SEARCH_TUNE=1 to run it")
+	}
+	docs := ToolDocs(testCatalog(t))
+	base := newIndex(docs, noAssoc)
+	sets := map[string][]query{}
+	var all []query
+	for _, s := range trainSets {
+		sets[s] = readQueries(t, "testdata/"+s+".txt")
+		all = append(all, sets[s]...)
+	}
+	cvs := map[string][]fold{"set": setFolds(sets, trainSets), "server": transferFolds(all)}
+	var off = map[string]*cvFig{}
+	for name, fs := range cvs {
+		off[name] = &cvFig{}
+		for _, f := range fs {
+			off[name].add(base, f.test)
+		}
+	}
+	t.Logf("without associations: in domain %s, servers left out %s", off["set"], off["server"])
+	var grid []transferSetting
+	for _, m := range []assocMethod{{model1: true}, {model1: true, stems: true}} {
+		for _, w := range []float64{0.2, 0.25, 0.3, 0.35, 0.5, 0.85} {
+			for _, k := range []int{2, 3, 4} {
+				for _, mn := range []int{1, 2} {
+					for v := range 4 {
+						grid = append(grid, transferSetting{method: m, weight: w, k: k, min: mn, any: true, soft: v&1 != 0, house: v&2 != 0})
+					}
+				}
+			}
+		}
+	}
+	tables := map[assocMethod]map[string][]*assocTable{}
+	for _, s := range grid {
+		if tables[s.method] != nil {
+			continue
+		}
+		tables[s.method] = map[string][]*assocTable{}
+		for name, fs := range cvs {
+			for _, f := range fs {
+				tables[s.method][name] = append(tables[s.method][name], trainAssoc(assocPairs(t, base, f.train, s.method), s.method))
+			}
+		}
+	}
+	figs := make([]map[string]*cvFig, len(grid))
+	var wg sync.WaitGroup
+	sem := make(chan bool, 2)
+	for i, s := range grid {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- true
+			defer func() { <-sem }()
+			figs[i] = map[string]*cvFig{}
+			for name, fs := range cvs {
+				fig := &cvFig{}
+				for j, f := range fs {
+					p := noAssoc
+					p.assocWeight, p.assocK, p.assocMin, p.assocAny, p.assocSoft, p.assocHouse = s.weight, s.k, s.min, s.any, s.soft, s.house
+					tab := tables[s.method][name][j]
+					if s.house {
+						tab = tab.withoutHouse(base)
+					}
+					p.assocTable = tab.trim(s.k, s.min)
+					fig.add(newIndex(docs, p), f.test)
+				}
+				figs[i][name] = fig
+			}
+		}()
+	}
+	wg.Wait()
+	obj := func(f *cvFig) float64 { return (f.r1() + f.r5()) / 2 }
+	order := make([]int, len(grid))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return obj(figs[order[a]]["set"]) > obj(figs[order[b]]["set"]) })
+	chosen := -1
+	for _, i := range order {
+		ok := figs[i]["server"].r1() >= off["server"].r1()-transferSlack
+		mark := " "
+		if ok && chosen < 0 {
+			chosen, mark = i, "*"
+		}
+		if os.Getenv("SEARCH_ASSOC_ALL") != "" || mark == "*" || i == order[0] {
+			t.Logf("%s %-48s in domain %s, servers left out %s", mark, grid[i], figs[i]["set"], figs[i]["server"])
+		}
+	}
+	for i, g := range grid {
+		if g.method == assocShipped && g.weight == assocOn.assocWeight && g.k == assocOn.assocK && g.min == assocOn.assocMin && g.any == assocOn.assocAny && g.soft == assocOn.assocSoft && g.house == assocOn.assocHouse {
+			t.Logf("shipped: %-48s in domain %s, servers left out %s", g, figs[i]["set"], figs[i]["server"])
+		}
+	}
+}
