@@ -410,6 +410,9 @@ func (c *checker) typeErrorHint(te types.Error, at []ast.Node, parents map[ast.N
 				return fmt.Sprintf("strings cannot be changed in place: convert, b := []byte(%s) (or []rune for non-ASCII), set b[%s], then %s = string(b)", m[1], m[2], m[1])
 			}
 		}
+		if h := c.mapArrayAssignHint(te.Pos); h != "" {
+			return h
+		}
 	case reNilAs.MatchString(msg):
 		return c.nilAsHint(te.Pos)
 	case reCaseMismatch.MatchString(msg):
@@ -3015,6 +3018,40 @@ func (c *checker) rangeKeyHint(x ast.Expr, to types.Type, parents map[ast.Node]a
 		return false
 	})
 	return hint
+}
+
+// mapArrayAssignHint: an element of an array that a map holds, assigned
+// in place (m[k][i] = v, m[k][i]++): the map's value is a copy, so it is
+// copied out, changed and stored back, or the map holds pointers.
+func (c *checker) mapArrayAssignHint(pos token.Pos) string {
+	ix, ok := c.enclosing(pos, func(n ast.Node) bool {
+		ix, ok := n.(*ast.IndexExpr)
+		if !ok {
+			return false
+		}
+		inner, ok := ast.Unparen(ix.X).(*ast.IndexExpr)
+		if !ok {
+			return false
+		}
+		t := c.info.Types[inner.X].Type
+		if t == nil {
+			return false
+		}
+		mt, ok := t.Underlying().(*types.Map)
+		if !ok {
+			return false
+		}
+		_, isArray := mt.Elem().Underlying().(*types.Array)
+		return isArray
+	}).(*ast.IndexExpr)
+	if !ok {
+		return ""
+	}
+	inner := ast.Unparen(ix.X).(*ast.IndexExpr)
+	mt := c.info.Types[inner.X].Type.Underlying().(*types.Map)
+	ptrMap := types.NewMap(mt.Key(), types.NewPointer(mt.Elem()))
+	return fmt.Sprintf("an array in a map cannot be changed in place: copy it out, change it, store it back (v := %s; v[%s] = ...; %s = v), or make the map hold pointers (%s, each value set to new(%s) before use)",
+		c.text(inner), c.text(ix.Index), c.text(inner), c.typeString(ptrMap), c.typeString(mt.Elem()))
 }
 
 var (
