@@ -1584,6 +1584,8 @@ func (c *checker) refusedUses(im *ast.ImportSpec, p string) {
 // function of an imported standard package; a method call on a value
 // whose type is not known yet (the snippet did not type-check) gets the
 // builder when the argument is a writer by Go's conventions (the first).
+// The builder's import is named when the snippet lacks it, so that the
+// fix compiles as written.
 func (c *checker) writerArgHint(sel *ast.SelectorExpr, parent ast.Node) string {
 	call, ok := parent.(*ast.CallExpr)
 	if !ok {
@@ -1631,8 +1633,14 @@ func (c *checker) writerArgHint(sel *ast.SelectorExpr, parent ast.Node) string {
 		return ""
 	}
 	sb := c.freeName("sb", "buf", "out", "tb", "table")
-	return fmt.Sprintf("%s takes an io.Writer: write into a strings.Builder and print that: var %s strings.Builder, pass &%s instead of %s, then fmt.Print(%s.String()) when it is done",
-		callee, sb, sb, c.text(sel), sb)
+	imp := ""
+	if c.importPath("strings") != "strings" {
+		// read from the file: this runs while the imports are still
+		// being checked, before c.imports holds them all
+		imp = ` (import "strings")`
+	}
+	return fmt.Sprintf("%s takes an io.Writer: write into a strings.Builder and print that: var %s strings.Builder%s, pass &%s instead of %s, then fmt.Print(%s.String()) when it is done",
+		callee, sb, imp, sb, c.text(sel), sb)
 }
 
 // freeName returns the first of names that no identifier of the snippet

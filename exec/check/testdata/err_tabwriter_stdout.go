@@ -14,4 +14,4 @@ func main() {
 
 // Error:
 // snippet.go:10:27: os.Stdout is not available in snippets
-// 	hint: tabwriter.NewWriter takes an io.Writer: write into a strings.Builder and print that: var sb strings.Builder, pass &sb instead of os.Stdout, then fmt.Print(sb.String()) when it is done
+// 	hint: tabwriter.NewWriter takes an io.Writer: write into a strings.Builder and print that: var sb strings.Builder (import "strings"), pass &sb instead of os.Stdout, then fmt.Print(sb.String()) when it is done
