@@ -326,6 +326,19 @@ func stripReceiverFromArgs(signature string) (string, error) {
 	return fmt.Sprintf("func(%s", fields[4]), nil
 }
 
+// setWrapped sets d, the result of an assertion to an interface of the
+// program's, to valf, the asserted value holding the wrapper v (mcpfs
+// patch): from an interface{}, valf is the interface, which is not
+// assignable to the wrapper (reflect.Set panicked on k.(Named) with k an
+// any holding a value with the methods).
+func setWrapped(d, valf reflect.Value, v valueInterface) {
+	if d.Type() == valueInterfaceType && valf.Type() != valueInterfaceType {
+		d.Set(reflect.ValueOf(v))
+		return
+	}
+	d.Set(valf)
+}
+
 func typeAssertShort(n *node) {
 	typeAssert(n, true, false)
 }
@@ -393,7 +406,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if v.node.typ.id() == typID {
 				if withResult {
-					value0(f).Set(valf)
+					setWrapped(value0(f), valf, v)
 				}
 				return next
 			}
@@ -441,7 +454,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 
 			if withResult {
-				value0(f).Set(valf)
+				setWrapped(value0(f), valf, v)
 			}
 			return next
 		}
@@ -783,6 +796,10 @@ func assign(n *node) {
 				ivalue[i] = genValueInterface(dest.child[1])
 			} else {
 				ivalue[i] = genValue(dest.child[1])
+			}
+			if kt := dest.child[0].typ.frameType().Key(); holdsEmptyIface(kt) {
+				key := ivalue[i]
+				ivalue[i] = func(f *frame) reflect.Value { return mapKey(kt, key(f)) }
 			}
 			dvalue[i] = genValue(dest.child[0])
 		} else {
@@ -1911,7 +1928,7 @@ func getIndexMap(n *node) {
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := mapKey(n.child[0].typ.frameType().Key(), n.child[1].rval)
 
 		switch {
 		case n.fnext != nil:
@@ -1935,7 +1952,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1]) // map index
 
 		switch {
 		case n.fnext != nil:
@@ -1975,7 +1992,7 @@ func getIndexMap2(n *node) {
 		return
 	}
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := mapKey(n.child[0].typ.frameType().Key(), n.child[1].rval)
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -1996,7 +2013,7 @@ func getIndexMap2(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1]) // map index
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -2694,6 +2711,10 @@ func mapLit(n *node) {
 	for i, c := range child {
 		keys[i] = genDestValue(n.typ.key, c.child[0])
 		values[i] = genDestValue(n.typ.val, c.child[1])
+		if kt := typ.Key(); holdsEmptyIface(kt) {
+			key := keys[i]
+			keys[i] = func(f *frame) reflect.Value { return mapKey(kt, key(f)) }
+		}
 	}
 
 	n.exec = func(f *frame) bltn {
@@ -3067,6 +3088,12 @@ func rangeMap(n *node) {
 	index2 := index0 - 1        // iterator for range, always just behind index0
 	fnext := getExec(n.fnext)
 	tnext := getExec(n.tnext)
+	keyOut := func(k reflect.Value) reflect.Value { return k }
+	if mt := n.child[len(n.child)-2].typ.frameType(); mt.Kind() == reflect.Map {
+		if kt := mt.Key(); kt.Kind() == reflect.Interface && kt.NumMethod() == 0 {
+			keyOut = mapKeyOut
+		}
+	}
 
 	var value func(*frame) reflect.Value
 	if len(n.child) == 4 {
@@ -3077,7 +3104,7 @@ func rangeMap(n *node) {
 			if !iter.Next() {
 				return fnext
 			}
-			f.data[index0].Set(iter.Key())
+			f.data[index0].Set(keyOut(iter.Key()))
 			f.data[index1].Set(iter.Value())
 			return tnext
 		}
@@ -3088,7 +3115,7 @@ func rangeMap(n *node) {
 			if !iter.Next() {
 				return fnext
 			}
-			f.data[index0].Set(iter.Key())
+			f.data[index0].Set(keyOut(iter.Key()))
 			return tnext
 		}
 	}
@@ -3570,8 +3597,8 @@ func _real(n *node) {
 }
 
 func _delete(n *node) {
-	value0 := genValue(n.child[1]) // map
-	value1 := genValue(n.child[2]) // key
+	value0 := genValue(n.child[1])              // map
+	value1 := genMapKey(n.child[1], n.child[2]) // key
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 

@@ -2335,21 +2335,32 @@ func definedRType(t *itype) (reflect.Type, bool) {
 // methods here.
 var definedTypes sync.Map // reflect.Type → *itype
 
-// definedValue wraps v, a value of a run-time type definedRType made, as
-// the interpreter holds such a value in an interface; false for any other.
+// definedValue wraps v, a value of a run-time type definedRType made or a
+// pointer to one, as the interpreter holds such a value in an interface;
+// false for any other.
 func definedValue(v reflect.Value) (valueInterface, bool) {
 	if !v.IsValid() {
 		return valueInterface{}, false
 	}
 	t, ok := definedTypes.Load(v.Type())
+	ptr := false
+	if !ok && v.Kind() == reflect.Ptr {
+		// A pointer to such a type (a *Node key of a map[any]).
+		t, ok = definedTypes.Load(v.Type().Elem())
+		ptr = true
+	}
 	if !ok {
 		return valueInterface{}, false
 	}
 	it := t.(*itype)
+	interp := it.node.interp
+	if ptr {
+		it = ptrOf(it)
+	}
 	if len(it.methods()) == 0 {
 		return valueInterface{}, false
 	}
-	return valueInterface{node: &node{typ: it, interp: it.node.interp, rval: v}, value: v}, true
+	return valueInterface{node: &node{typ: it, interp: interp, rval: v}, value: v}, true
 }
 
 // predeclared are the names of the universe's types, which keep their
