@@ -326,6 +326,26 @@ func stripReceiverFromArgs(signature string) (string, error) {
 	return fmt.Sprintf("func(%s", fields[4]), nil
 }
 
+// compiledValue wraps x, a value of a compiled type (*strconv.NumError),
+// as the interpreter holds a value in an interface of the program's, when
+// x's type has typ's methods (mcpfs patch): an assertion of such a value
+// to an interface of the program's (`e.(interface{ Unwrap() error })`)
+// said false.
+func compiledValue(n *node, x reflect.Value, typ *itype) (valueInterface, bool) {
+	if !x.IsValid() || x.Type() == valueInterfaceType || x.Type().NumMethod() == 0 {
+		return valueInterface{}, false
+	}
+	if _, defined := definedTypes.Load(x.Type()); defined {
+		return valueInterface{}, false
+	}
+	for name := range typ.methods() {
+		if _, ok := x.Type().MethodByName(name); !ok {
+			return valueInterface{}, false
+		}
+	}
+	return valueInterface{node: &node{typ: valueTOf(x.Type()), interp: n.interp, rval: x}, value: x}, true
+}
+
 // setWrapped sets d, the result of an assertion to an interface of the
 // program's, to valf, the asserted value holding the wrapper v (mcpfs
 // patch): from an interface{}, valf is the interface, which is not
@@ -388,6 +408,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				if dv, found := definedValue(x); found {
 					v, ok = dv, true
 					valf = reflect.ValueOf(dv)
+				} else if cv, found := compiledValue(n, x, typ); found {
+					v, ok = cv, true
+					valf = reflect.ValueOf(cv)
 				}
 			}
 			if setStatus {
@@ -412,7 +435,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			m0 := v.node.typ.methods()
 			m1 := typ.methods()
-			if len(m0) < len(m1) {
+			if len(m0) < len(m1) || !hasMethods(v.node.typ, m1) {
 				ok = false
 				if !withOk {
 					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
@@ -476,7 +499,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if ok && val.node.typ.cat != valueT {
 				m0 := val.node.typ.methods()
 				m1 := typ.methods()
-				if len(m0) < len(m1) {
+				if len(m0) < len(m1) || !hasMethods(val.node.typ, m1) {
 					ok = false
 					return next
 				}
@@ -494,7 +517,18 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					// A stand-in node holding the value (mcpfs patch):
+					// the wrapper's own node may be an expression of
+					// another frame, which upstream read in this one.
+					for val.value.IsValid() {
+						inner, ok := val.value.Interface().(valueInterface)
+						if !ok {
+							break
+						}
+						val = inner
+					}
+					nod := &node{typ: val.node.typ, interp: val.node.interp, rval: val.value}
+					value0(f).Set(genInterfaceWrapper(nod, rtype)(f))
 				}
 				ok = true
 				return next
@@ -3186,12 +3220,20 @@ func _case(n *node) {
 							if stype == typ.id() {
 								return tnext
 							}
+							if typ.cat == interfaceT {
+								if _, ok := compiledValue(n, reflect.ValueOf(ival), typ); ok {
+									return tnext
+								}
+								if wrapperHas(asWrapper(ival, reflect.ValueOf(ival)), typ) {
+									return tnext
+								}
+							}
 						}
 						return fnext
 					}
 					if v := val.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if v.typ.id() == typ.id() || wrapperHas(val, typ) || binImplements(val, val.value, typ) {
 								return tnext
 							}
 						}
@@ -3237,12 +3279,23 @@ func _case(n *node) {
 						return tnext
 					}
 					ival := v.Interface()
-					if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
+					// An interface of the program's has the wrapper's
+					// run-time type: any wrapper matched it (mcpfs
+					// patch); wrapperHas looks at the methods instead.
+					if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() && rtyp != valueInterfaceType {
 						destValue(f).Set(elem)
 						return tnext
 					}
-					if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+					if vi, ok := ival.(valueInterface); ok && wrapperHas(vi, typ) {
 						destValue(f).Set(elem)
+						return tnext
+					}
+					if (typ.cat == valueT || typ.cat == errorT) && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+						destValue(f).Set(elem)
+						return tnext
+					}
+					if w, ok := asBinInterface(f, ival, elem, typ); ok {
+						destValue(f).Set(w)
 						return tnext
 					}
 					// An interface{} holding a value of an interpreted
@@ -3261,8 +3314,13 @@ func _case(n *node) {
 					// (mcpfs patch): its run-time type has no methods, its
 					// type has those of the case's interface.
 					if typ.cat == interfaceT {
-						if dv, ok := definedValue(elem); ok && dv.node.typ.methods().contains(typ.methods()) {
+						if dv, ok := definedValue(elem); ok && hasMethods(dv.node.typ, typ.methods()) {
 							destValue(f).Set(reflect.ValueOf(dv))
+							return tnext
+						}
+						// A value of a compiled type with the methods.
+						if cv, ok := compiledValue(n, elem, typ); ok {
+							destValue(f).Set(reflect.ValueOf(cv))
 							return tnext
 						}
 					}
@@ -3272,6 +3330,14 @@ func _case(n *node) {
 					if vi.node != nil {
 						if vi.node.typ.id() == typ.id() {
 							destValue(f).Set(vi.value)
+							return tnext
+						}
+						if wrapperHas(vi, typ) {
+							destValue(f).Set(v)
+							return tnext
+						}
+						if w, ok := asBinInterface(f, vi, vi.value, typ); ok {
+							destValue(f).Set(w)
 							return tnext
 						}
 					}
@@ -3302,12 +3368,20 @@ func _case(n *node) {
 							return tnext
 						}
 						ival := val.Interface()
-						if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
+						if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() && rtyp != valueInterfaceType {
 							destValue(f).Set(elem)
 							return tnext
 						}
-						if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+						if (typ.cat == valueT || typ.cat == errorT) && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
 							destValue(f).Set(elem)
+							return tnext
+						}
+						if binImplements(ival, elem, typ) || wrapperHas(asWrapper(ival, elem), typ) {
+							destValue(f).Set(val)
+							return tnext
+						}
+						if _, ok := compiledValue(n, elem, typ); ok && typ.cat == interfaceT {
+							destValue(f).Set(val)
 							return tnext
 						}
 						if cv, ok := wrappedValue(ival); ok && typ.cat != interfaceT && cv.Type() == rtyp {
@@ -3320,7 +3394,7 @@ func _case(n *node) {
 				if vi, ok := val.Interface().(valueInterface); ok {
 					if v := vi.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if v.typ.id() == typ.id() || wrapperHas(vi, typ) || binImplements(vi, vi.value, typ) {
 								destValue(f).Set(val)
 								return tnext
 							}
@@ -3386,6 +3460,105 @@ func wrappedValue(ival interface{}) (reflect.Value, bool) {
 		cv = cv.Elem()
 	}
 	return cv, cv.IsValid()
+}
+
+// wrapperHas reports whether vi, the interpreter's wrapper of a value,
+// holds a value whose type has the methods of typ, an interface of the
+// program's (mcpfs patch): a type switch case of such an interface
+// matched only a value of that very interface type, so `case Writer:`
+// over a Reader holding a *File with both methods fell through.
+func wrapperHas(vi valueInterface, typ *itype) bool {
+	if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() || typ == nil || typ.cat != interfaceT {
+		return false
+	}
+	if vi.node.typ.cat == interfaceT || vi.node.typ.cat == nilT {
+		return false
+	}
+	return hasMethods(vi.node.typ, typ.methods())
+}
+
+// hasMethods reports whether t's method set has the methods named in
+// want: a method with a pointer receiver is not in the set of a type that
+// is not a pointer (mcpfs patch: methods() lists it all the same, so a
+// Temp with String on *Temp matched `case fmt.Stringer:`).
+func hasMethods(t *itype, want methodSet) bool {
+	have := t.methods()
+	isPtr := t.TypeOf() != nil && t.TypeOf().Kind() == reflect.Ptr
+	for name := range want {
+		if _, ok := have[name]; !ok {
+			return false
+		}
+		if isPtr {
+			continue
+		}
+		if tm := lookupFieldOrMethod(t, name); tm != nil && tm.recv != nil {
+			if rt := tm.recv.TypeOf(); rt != nil && rt.Kind() == reflect.Ptr {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// asWrapper returns the interpreter's wrapper of ival, a value held in an
+// interface{}: ival itself, or made for a value of a type definedRType
+// made (back from compiled code); a zero one for any other value.
+func asWrapper(ival interface{}, elem reflect.Value) valueInterface {
+	if vi, ok := ival.(valueInterface); ok {
+		return vi
+	}
+	vi, _ := definedValue(elem)
+	return vi
+}
+
+// binImplements reports whether ival, a value of the program's (the
+// interpreter's wrapper, or a value of a type definedRType made), has the
+// methods of typ, a compiled interface (error, fmt.Stringer) (mcpfs
+// patch: a type switch `case error:` missed a value of the program's
+// error type held in an interface{}).
+func binImplements(ival interface{}, elem reflect.Value, typ *itype) bool {
+	if typ == nil || (typ.cat != valueT && typ.cat != errorT) {
+		return false
+	}
+	rtyp := typ.TypeOf()
+	if rtyp == nil || rtyp.Kind() != reflect.Interface {
+		return false
+	}
+	vi := asWrapper(ival, elem)
+	for vi.value.IsValid() {
+		inner, ok := vi.value.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		vi = inner
+	}
+	if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {
+		return false
+	}
+	if c := vi.node.typ.cat; c == interfaceT || c == nilT {
+		return false
+	}
+	return hasMethods(vi.node.typ, typ.methods())
+}
+
+// asBinInterface returns ival (binImplements) as the compiled interface
+// typ, its methods those of the program's type (mcpfs patch).
+func asBinInterface(f *frame, ival interface{}, elem reflect.Value, typ *itype) (reflect.Value, bool) {
+	if !binImplements(ival, elem, typ) {
+		return reflect.Value{}, false
+	}
+	vi := asWrapper(ival, elem)
+	for {
+		inner, ok := vi.value.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		vi = inner
+	}
+	// A stand-in node holding the value: the wrapper's own node may be
+	// an expression of another frame.
+	nod := &node{typ: vi.node.typ, interp: vi.node.interp, rval: vi.value}
+	return genInterfaceWrapper(nod, typ.TypeOf())(f), true
 }
 
 func implementsInterface(v reflect.Value, t *itype) bool {
