@@ -181,6 +181,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = o.typ.key
 						vtyp = o.typ.val
 					case ptrT:
+						// The array pointed to is held in the slot before
+						// the key, as an array is (mcpfs patch: upstream
+						// kept no slot, so the range overwrote the variable
+						// declared before the key, often the pointer).
+						sc.add(sc.getType("int"))
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
 						if vtyp.cat == valueT {
