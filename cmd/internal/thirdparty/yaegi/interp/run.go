@@ -1290,6 +1290,15 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 	if v = value.MethodByName(name); v.IsValid() {
 		return
 	}
+	if value.Kind() == reflect.Struct && checkFieldIndex(value.Type(), index) {
+		// A method promoted from a field of a struct value (mcpfs
+		// patch): struct{ sort.Interface } given to sort.Sort.
+		if fv, err := value.FieldByIndexErr(index); err == nil && !(fv.Kind() == reflect.Interface && fv.IsNil()) {
+			if v = fv.MethodByName(name); v.IsValid() {
+				return
+			}
+		}
+	}
 	for value.Kind() == reflect.Ptr {
 		value = value.Elem()
 		if checkFieldIndex(value.Type(), index) {
@@ -1685,7 +1694,10 @@ func callBin(n *node) {
 			} else {
 				defType = funcType.In(rcvrOffset + i)
 			}
-			if getMapType != nil {
+			// The special wrappers are for the interface{} arguments
+			// (mcpfs patch): upstream took them for every argument, so
+			// the io.Writer of fmt.Fprint got a fmt.Stringer wrapper.
+			if getMapType != nil && !(defType.Kind() == reflect.Interface && defType.NumMethod() > 0) {
 				if rt := getMapType(c.typ); rt != nil {
 					defType = rt
 				}

@@ -1979,6 +1979,11 @@ func lookupFieldOrMethod(t *itype, name string) *itype {
 	}
 }
 
+// methodIface reports whether rt is an interface type with methods.
+func methodIface(rt reflect.Type) bool {
+	return rt != nil && rt.Kind() == reflect.Interface && rt.NumMethod() > 0
+}
+
 // embeddable reports whether reflect.StructOf takes a field of type rt
 // as embedded in a struct of several fields: a non-interface type
 // without methods, neither on it nor on its pointer (mcpfs patch).
@@ -2200,11 +2205,16 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
 			}
-			if f.embed && (len(t.field) == 1 || embeddable(field.Type)) {
+			if f.embed && (len(t.field) == 1 && !methodIface(field.Type) || embeddable(field.Type)) {
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
 				// mcpfs patch: or if its type has no methods, so that
-				// encoding/json flattens it into the object as Go does.
+				// encoding/json flattens it into the object as Go does;
+				// never for an interface with methods (struct{
+				// sort.Interface }), whose promoted methods reflect makes
+				// as stubs that panic when called ("StructOf does not
+				// support methods of embedded interfaces"): the
+				// interpreter promotes them itself.
 				field.Anonymous = true
 			}
 			fields = append(fields, field)
