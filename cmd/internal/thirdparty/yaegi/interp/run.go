@@ -3298,8 +3298,8 @@ func _case(n *node) {
 						destValue(f).Set(elem)
 						return tnext
 					}
-					if vi, ok := ival.(valueInterface); ok && wrapperHas(vi, typ) {
-						destValue(f).Set(elem)
+					if vi := asWrapper(ival, elem); wrapperHas(vi, typ) {
+						destValue(f).Set(reflect.ValueOf(vi))
 						return tnext
 					}
 					if (typ.cat == valueT || typ.cat == errorT) && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
@@ -3518,6 +3518,15 @@ func hasMethods(t *itype, want methodSet) bool {
 func asWrapper(ival interface{}, elem reflect.Value) valueInterface {
 	if vi, ok := ival.(valueInterface); ok {
 		return vi
+	}
+	if cv, ok := wrappedValue(ival); ok {
+		// Held in a compiled interface's wrapper (an error).
+		if cv.CanInterface() {
+			if vi, ok := cv.Interface().(valueInterface); ok {
+				return vi
+			}
+		}
+		elem = cv
 	}
 	vi, _ := definedValue(elem)
 	return vi
