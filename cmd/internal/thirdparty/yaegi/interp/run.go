@@ -3833,6 +3833,13 @@ func _len(n *node) {
 			}
 			return v
 		}
+		if rt := n.child[1].typ.TypeOf(); rt != nil && rt.Kind() == reflect.Ptr && rt.Elem().Kind() == reflect.Array {
+			// The length of an array a pointer points to is its
+			// type's, nil pointer or not (mcpfs patch: upstream
+			// took Len of the nil pointer's zero Value and panicked).
+			lv := reflect.ValueOf(make([]struct{}, rt.Elem().Len()))
+			value = func(*frame) reflect.Value { return lv }
+		}
 	}
 	next := getExec(n.tnext)
 
