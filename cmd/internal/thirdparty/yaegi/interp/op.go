@@ -874,7 +874,10 @@ func quoConst(n *node) {
 		// When the result of the operation is expected to be an int (because both
 		// operands are ints), we want to force the type of the whole expression to be an
 		// int (and not a float), which is achieved by using the QUO_ASSIGN operator.
-		if n.typ.untyped && isInt(n.typ.rtype) {
+		// mcpfs patch: or when both operands are integer constants,
+		// whatever the type the expression is given (var half uint =
+		// Huge / 2 divided exactly, then rounded through a float64).
+		if n.typ.untyped && isInt(n.typ.rtype) || vConstantValue(v0).Kind() == constant.Int && vConstantValue(v1).Kind() == constant.Int {
 			operator = token.QUO_ASSIGN
 		} else {
 			operator = token.QUO

@@ -4122,6 +4122,12 @@ func convertConstantValue(n *node) {
 	case constant.Int:
 		i, x := constant.Int64Val(c)
 		if !x {
+			// An unsigned target takes what fits in uint64 (mcpfs
+			// patch: var u uint64 = math.MaxInt64 + 1 panicked).
+			if u, ok := constant.Uint64Val(c); ok && n.typ != nil && isUint(n.typ.TypeOf()) {
+				n.rval = reflect.ValueOf(u).Convert(n.typ.TypeOf())
+				return
+			}
 			panic(n.cfgErrorf("constant %s overflows int64", c.ExactString()))
 		}
 		v = reflect.ValueOf(int(i))
