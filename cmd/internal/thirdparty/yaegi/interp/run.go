@@ -826,12 +826,12 @@ func assign(n *node) {
 			svalue[i] = genDestValue(dest.typ, src)
 		}
 		if isMapEntry(dest) {
-			if isInterfaceSrc(dest.child[1].typ) { // key
+			if isInterfaceSrc(dest.child[1].typ) || dest.child[0].typ.frameType().Key() == valueInterfaceType && dest.child[1].typ.cat != nilT { // key
 				ivalue[i] = genValueInterface(dest.child[1])
 			} else {
 				ivalue[i] = genValue(dest.child[1])
 			}
-			if kt := dest.child[0].typ.frameType().Key(); holdsEmptyIface(kt) {
+			if kt := dest.child[0].typ.frameType().Key(); canonKey(kt) {
 				key := ivalue[i]
 				ivalue[i] = func(f *frame) reflect.Value { return mapKey(kt, key(f)) }
 			}
@@ -2757,7 +2757,7 @@ func mapLit(n *node) {
 	for i, c := range child {
 		keys[i] = genDestValue(n.typ.key, c.child[0])
 		values[i] = genDestValue(n.typ.val, c.child[1])
-		if kt := typ.Key(); holdsEmptyIface(kt) {
+		if kt := typ.Key(); canonKey(kt) {
 			key := keys[i]
 			keys[i] = func(f *frame) reflect.Value { return mapKey(kt, key(f)) }
 		}

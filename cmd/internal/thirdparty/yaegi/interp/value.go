@@ -668,6 +668,12 @@ func ifaceConcrete(x interface{}) interface{} {
 // struct or array type holding interface{} values (struct{ A any; B int
 // }, [2]any) have those unwrapped the same way (unwrapAggregate).
 func mapKey(kt reflect.Type, k reflect.Value) reflect.Value {
+	if kt == valueInterfaceType && k.IsValid() {
+		if vi, ok := k.Interface().(valueInterface); ok {
+			return reflect.ValueOf(internWrapper(vi))
+		}
+		return k
+	}
 	if !k.IsValid() || !holdsEmptyIface(kt) {
 		return k
 	}
@@ -795,10 +801,52 @@ func genMapKey(m, k *node) func(*frame) reflect.Value {
 		return value
 	}
 	kt := mt.Key()
-	if !holdsEmptyIface(kt) {
+	if kt == valueInterfaceType && k.typ != nil && !isInterfaceSrc(k.typ) && k.typ.cat != nilT {
+		// A value of a concrete type indexing a map keyed by an
+		// interface of the program's: wrapped as the keys are.
+		value = genValueInterface(k)
+	}
+	if !canonKey(kt) {
 		return value
 	}
 	return func(f *frame) reflect.Value { return mapKey(kt, value(f)) }
+}
+
+// canonKey reports whether keys of type kt are made canonical by mapKey.
+func canonKey(kt reflect.Type) bool {
+	return kt == valueInterfaceType || holdsEmptyIface(kt)
+}
+
+var wrappedKeys sync.Map // wrappedKey → valueInterface
+
+type wrappedKey struct {
+	t reflect.Type
+	v interface{}
+}
+
+// internWrapper returns the one wrapper the map keys of an interface of
+// the program's use for vi's type and value (mcpfs patch): such keys are
+// the wrappers themselves, and two wrappers of equal values differ (each
+// holds its own node and copy), so m[s1] and m[s2] with s1, s2 Shapes
+// holding Sq{2} were two entries. A value that cannot be a key panics as
+// Go does (hash of unhashable type).
+func internWrapper(vi valueInterface) valueInterface {
+	for vi.value.IsValid() && vi.value.CanInterface() {
+		inner, ok := vi.value.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		vi = inner
+	}
+	if !vi.value.IsValid() || !vi.value.CanInterface() {
+		return vi
+	}
+	key := wrappedKey{vi.value.Type(), unwrapAggregate(vi.value).Interface()}
+	if w, ok := wrappedKeys.Load(key); ok {
+		return w.(valueInterface)
+	}
+	w, _ := wrappedKeys.LoadOrStore(key, vi)
+	return w.(valueInterface)
 }
 
 // mapKeyOut returns a key read from a map with interface{} keys as the
