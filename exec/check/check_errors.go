@@ -96,44 +96,6 @@ func (c *checker) checkErrorsAsTargets() {
 	})
 }
 
-// checkTypeSwitches refuses type switch cases on interfaces of the
-// standard library (error, fmt.Stringer, ...): the interpreter's type
-// switch never matches them, while a comma-ok assertion does.
-func (c *checker) checkTypeSwitches() {
-	ast.Inspect(c.file, func(n ast.Node) bool {
-		ts, ok := n.(*ast.TypeSwitchStmt)
-		if !ok || c.typeSwitchChain(ts) {
-			return true // rewritten as comma-ok assertions (typeSwitch)
-		}
-		var x string
-		switch a := ts.Assign.(type) {
-		case *ast.AssignStmt:
-			x = types.ExprString(a.Rhs[0].(*ast.TypeAssertExpr).X)
-		case *ast.ExprStmt:
-			x = types.ExprString(a.X.(*ast.TypeAssertExpr).X)
-		}
-		for _, cl := range ts.Body.List {
-			for _, e := range cl.(*ast.CaseClause).List {
-				t := c.info.TypeOf(e)
-				if t == nil {
-					continue
-				}
-				it, isIface := t.Underlying().(*types.Interface)
-				if !isIface || it.NumMethods() == 0 {
-					continue
-				}
-				if _, interp := interpNamed(t); interp {
-					continue
-				}
-				name := types.TypeString(t, c.qualifier)
-				c.errorf(e.Pos(), fmt.Sprintf("test it before the switch: if v, ok := %s.(%s); ok { ... }", x, name),
-					"the interpreter's type switch never matches case %s (an interface of the standard library)", name)
-			}
-		}
-		return true
-	})
-}
-
 // checkTemplates refuses executing a text/template over values of the
 // snippet's types with methods: the interpreter hides the methods from
 // the template (it neither calls .Method nor formats with String).

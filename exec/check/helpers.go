@@ -183,10 +183,86 @@ var stdHelpers = map[string]string{
 }`,
 	"slices.Insert": `func $F(s $S, i int, v ...$E) $S {
 	_ = s[i:]
-	out := make($S, 0, len(s)+len(v))
-	out = append(out, s[:i]...)
-	out = append(out, v...)
-	return append(out, s[i:]...)
+	m := len(v)
+	if m == 0 {
+		return s
+	}
+	n := len(s)
+	if i == n {
+		return append(s, v...)
+	}
+	if n+m > cap(s) {
+		s2 := append(s[:i], make($S, n+m-i)...)
+		copy(s2[i:], v)
+		copy(s2[i+m:], s[i:])
+		return s2
+	}
+	v = append(make($S, 0, m), v...)
+	s = s[:n+m]
+	copy(s[i+m:], s[i:])
+	copy(s[i:], v)
+	return s
+}`,
+	"slices.Replace": `func $F(s $S, i, j int, v ...$E) $S {
+	_ = s[i:j]
+	var zero $E
+	if i == j {
+		m := len(v)
+		if m == 0 {
+			return s
+		}
+		n := len(s)
+		if i == n {
+			return append(s, v...)
+		}
+		if n+m > cap(s) {
+			s2 := append(s[:i], make($S, n+m-i)...)
+			copy(s2[i:], v)
+			copy(s2[i+m:], s[i:])
+			return s2
+		}
+		v = append(make($S, 0, m), v...)
+		s = s[:n+m]
+		copy(s[i+m:], s[i:])
+		copy(s[i:], v)
+		return s
+	}
+	v = append(make($S, 0, len(v)), v...)
+	if j == len(s) {
+		s2 := append(s[:i], v...)
+		for k := len(s2); k < len(s); k++ {
+			s[k] = zero
+		}
+		return s2
+	}
+	tot := i + len(v) + len(s) - j
+	if tot > cap(s) {
+		s2 := append(s[:i], make($S, tot-i)...)
+		copy(s2[i:], v)
+		copy(s2[i+len(v):], s[j:])
+		return s2
+	}
+	r := s[:tot]
+	if i+len(v) <= j {
+		copy(r[i:], v)
+		copy(r[i+len(v):], s[j:])
+		for k := tot; k < len(s); k++ {
+			s[k] = zero
+		}
+		return r
+	}
+	copy(r[i+len(v):], s[j:])
+	copy(r[i:], v)
+	return r
+}`,
+	"slices.Grow": `func $F(s $S, n int) $S {
+	if n < 0 {
+		panic("cannot be negative")
+	}
+	if n -= cap(s) - len(s); n > 0 {
+		s = append(s[:cap(s)], make($S, n)...)[:len(s)]
+	}
+	return s
 }`,
 	"slices.Delete": `func $F(s $S, i, j int) $S {
 	_ = s[i:j:len(s)]

@@ -35,6 +35,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 		}
 	}
 	r.variadicSliceArg(call)
+	r.unwrapMethodCall(call)
 	if r.fmtCall(call) || r.jsonCall(call) || r.jsonDecode(call) || r.seqFuncCall(call) || r.errorsCall(call) {
 		return
 	}

@@ -184,26 +184,64 @@ func (r *rewriter) errorsCall(call *ast.CallExpr) bool {
 		return true
 	case "Unwrap":
 		if len(call.Args) == 1 && r.wrapErrArg(call.Args[0]) {
-			un := r.helper("errunwrap", "unwrap", func(f string) string {
-				sh := r.qualify(types.NewPackage(shimPath, "shim"))
-				// The wrapped value is asserted to the snippet's error
-				// types first: the interpreter does not see the error
-				// interface in a value of an interpreted type held by the
-				// standard library's any, so w.V.(error) fails for it.
-				var b strings.Builder
-				b.WriteString("func " + f + "(e error) error {\nif w, ok := e.(*" + sh + ".Err); ok {\n")
-				for _, c := range r.errCandidates() {
-					if cn := r.typeNameQuiet(c); cn != "" {
-						fmt.Fprintf(&b, "if v, ok := w.V.(%s); ok {\nreturn v\n}\n", cn)
-					}
-				}
-				b.WriteString("if v, ok := w.V.(error); ok {\nreturn v\n}\n}\nreturn e\n}\n")
-				return b.String()
-			})
-			r.insert(call.Pos(), un+"(")
+			r.insert(call.Pos(), r.unwrapHelper()+"(")
 			r.insert(call.End(), ")")
 		}
 		return true
 	}
 	return false
+}
+
+// unwrapHelper returns the helper that turns a shim.Err back into the
+// snippet's error it carries.
+func (r *rewriter) unwrapHelper() string {
+	return r.helper("errunwrap", "unwrap", func(f string) string {
+		sh := r.qualify(types.NewPackage(shimPath, "shim"))
+		// The wrapped value is asserted to the snippet's error
+		// types first: the interpreter does not see the error
+		// interface in a value of an interpreted type held by the
+		// standard library's any, so w.V.(error) fails for it.
+		var b strings.Builder
+		b.WriteString("func " + f + "(e error) error {\nif w, ok := e.(*" + sh + ".Err); ok {\n")
+		for _, c := range r.errCandidates() {
+			if cn := r.typeNameQuiet(c); cn != "" {
+				fmt.Fprintf(&b, "if v, ok := w.V.(%s); ok {\nreturn v\n}\n", cn)
+			}
+		}
+		b.WriteString("if v, ok := w.V.(error); ok {\nreturn v\n}\n}\nreturn e\n}\n")
+		return b.String()
+	})
+}
+
+// unwrapMethodCall converts what an Unwrap method called through an
+// interface returns (`e.Unwrap()` with e an error or an interface{
+// Unwrap() error }): the value may be one of the standard library's
+// (fmt.Errorf's, errors.Join's) holding the snippet's errors as the
+// shim.Errs errorsCall made of them, which the snippet must get back as
+// they were.
+func (r *rewriter) unwrapMethodCall(call *ast.CallExpr) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Unwrap" || len(call.Args) != 0 {
+		return
+	}
+	s, ok := r.info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
+		return
+	}
+	if len(r.errCandidates()) == 0 {
+		return
+	}
+	errType := types.Universe.Lookup("error").Type()
+	switch t := r.info.TypeOf(call); {
+	case t != nil && types.Identical(t, errType):
+		r.insert(call.Pos(), r.unwrapHelper()+"(")
+		r.insert(call.End(), ")")
+	case t != nil && types.Identical(t, types.NewSlice(errType)):
+		un := r.unwrapHelper()
+		f := r.helper("errunwrapall", "unwrapall", func(f string) string {
+			return "func " + f + "(errs []error) []error {\nif errs == nil {\nreturn nil\n}\nout := make([]error, len(errs))\nfor i, e := range errs {\nout[i] = " + un + "(e)\n}\nreturn out\n}\n"
+		})
+		r.insert(call.Pos(), f+"(")
+		r.insert(call.End(), ")")
+	}
 }

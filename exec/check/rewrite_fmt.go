@@ -492,7 +492,12 @@ func (r *rewriter) fmtBody(t types.Type, tn string, top, name, methods bool, sh 
 		return fmt.Sprintf("v := &%s.Value{Type: %s, Kind: %s.%s, Nil: %s}\n%sfor i := 0; i < len(x); i++ {\nv.Elems = append(v.Elems, %s)\n}\nreturn v", sh, ts, sh, kind, nilCheck, meth.String(), child(elem, "x[i]", methods))
 	case *types.Map:
 		sortKey := "k"
-		if b, ok := u.Key().Underlying().(*types.Basic); ok {
+		if types.IsInterface(u.Key()) {
+			// Through a compiled call, the interpreter's wrapper of
+			// a value with methods becomes the value, which compare
+			// can order.
+			sortKey = sh + ".Key(k)"
+		} else if b, ok := u.Key().Underlying().(*types.Basic); ok {
 			sortKey = b.Name() + "(k)"
 		} else {
 			if h := r.fmtConvForce(u.Key(), name, false, pos); h != "" {

@@ -153,7 +153,6 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkUses()
 	c.checkErrorValues()
 	c.checkErrorsAsTargets()
-	c.checkTypeSwitches()
 	c.checkShapeTwins()
 	c.checkTemplates()
 	c.checkJSON()

@@ -368,6 +368,12 @@ func (p unsafePointer) Format(f fmt.State, verb rune) {
 	fmt.Fprintf(f, s.directive('x'), uintptr(p))
 }
 
+// Key returns k, a key of a map with interface keys, for Value.Sort:
+// passed to a compiled function, a value of a snippet's type with methods
+// arrives as itself, not as the interpreter's wrapper, which compare
+// could not order.
+func Key(k any) any { return k }
+
 // compare orders map keys as fmt does (internal/fmtsort).
 func compare(a, b any) int {
 	if va, ok := a.(*Value); ok {

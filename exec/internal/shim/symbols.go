@@ -22,6 +22,7 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 	"Index":      reflect.ValueOf(Index),
 	"Interface":  reflect.ValueOf(Interface),
 	"JSONValue":  reflect.ValueOf(JSONValue),
+	"Key":        reflect.ValueOf(Key),
 	"Join":       reflect.ValueOf(Join),
 	"Map":        reflect.ValueOf(Map),
 	"Members":    reflect.ValueOf(Members),

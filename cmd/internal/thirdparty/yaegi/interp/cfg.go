@@ -181,6 +181,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = o.typ.key
 						vtyp = o.typ.val
 					case ptrT:
+						// The array pointed to is held in the slot before
+						// the key, as an array is (mcpfs patch: upstream
+						// kept no slot, so the range overwrote the variable
+						// declared before the key, often the pointer).
+						sc.add(sc.getType("int"))
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
 						if vtyp.cat == valueT {
@@ -681,6 +686,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							// type. If the source is an untyped constant, make sure that the
 							// type matches a default type.
 							dest.typ = sc.fixType(src.typ)
+							if n.anc.kind == constDecl {
+								// A constant declared from an untyped
+								// constant of a compiled package stays
+								// untyped (mcpfs patch: const Pi2 =
+								// math.Pi * 2 was a float64, so var f
+								// float32 = Pi2 did not compile).
+								if t := untypedOf(src.typ); t != nil {
+									dest.typ = t
+								}
+							}
 						}
 					}
 					if dest.typ.incomplete {

@@ -874,7 +874,10 @@ func quoConst(n *node) {
 		// When the result of the operation is expected to be an int (because both
 		// operands are ints), we want to force the type of the whole expression to be an
 		// int (and not a float), which is achieved by using the QUO_ASSIGN operator.
-		if n.typ.untyped && isInt(n.typ.rtype) {
+		// mcpfs patch: or when both operands are integer constants,
+		// whatever the type the expression is given (var half uint =
+		// Huge / 2 divided exactly, then rounded through a float64).
+		if n.typ.untyped && isInt(n.typ.rtype) || vConstantValue(v0).Kind() == constant.Int && vConstantValue(v1).Kind() == constant.Int {
 			operator = token.QUO_ASSIGN
 		} else {
 			operator = token.QUO
@@ -1495,7 +1498,7 @@ func addAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -1629,7 +1632,7 @@ func andAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -1696,7 +1699,7 @@ func andNotAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -1763,7 +1766,7 @@ func mulAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -1875,7 +1878,7 @@ func orAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -1942,7 +1945,7 @@ func quoAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -2054,7 +2057,7 @@ func remAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -2121,7 +2124,7 @@ func shlAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -2188,7 +2191,7 @@ func shrAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -2255,7 +2258,7 @@ func subAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -2367,7 +2370,7 @@ func xorAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	if c1.rval.IsValid() {
@@ -2434,7 +2437,7 @@ func dec(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	switch typ.Kind() {
@@ -2490,7 +2493,7 @@ func inc(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1])
 	}
 
 	switch typ.Kind() {

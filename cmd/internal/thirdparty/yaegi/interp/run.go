@@ -326,6 +326,39 @@ func stripReceiverFromArgs(signature string) (string, error) {
 	return fmt.Sprintf("func(%s", fields[4]), nil
 }
 
+// compiledValue wraps x, a value of a compiled type (*strconv.NumError),
+// as the interpreter holds a value in an interface of the program's, when
+// x's type has typ's methods (mcpfs patch): an assertion of such a value
+// to an interface of the program's (`e.(interface{ Unwrap() error })`)
+// said false.
+func compiledValue(n *node, x reflect.Value, typ *itype) (valueInterface, bool) {
+	if !x.IsValid() || x.Type() == valueInterfaceType || x.Type().NumMethod() == 0 {
+		return valueInterface{}, false
+	}
+	if _, defined := definedTypes.Load(x.Type()); defined {
+		return valueInterface{}, false
+	}
+	for name := range typ.methods() {
+		if _, ok := x.Type().MethodByName(name); !ok {
+			return valueInterface{}, false
+		}
+	}
+	return valueInterface{node: &node{typ: valueTOf(x.Type()), interp: n.interp, rval: x}, value: x}, true
+}
+
+// setWrapped sets d, the result of an assertion to an interface of the
+// program's, to valf, the asserted value holding the wrapper v (mcpfs
+// patch): from an interface{}, valf is the interface, which is not
+// assignable to the wrapper (reflect.Set panicked on k.(Named) with k an
+// any holding a value with the methods).
+func setWrapped(d, valf reflect.Value, v valueInterface) {
+	if d.Type() == valueInterfaceType && valf.Type() != valueInterfaceType {
+		d.Set(reflect.ValueOf(v))
+		return
+	}
+	d.Set(valf)
+}
+
 func typeAssertShort(n *node) {
 	typeAssert(n, true, false)
 }
@@ -375,6 +408,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				if dv, found := definedValue(x); found {
 					v, ok = dv, true
 					valf = reflect.ValueOf(dv)
+				} else if cv, found := compiledValue(n, x, typ); found {
+					v, ok = cv, true
+					valf = reflect.ValueOf(cv)
 				}
 			}
 			if setStatus {
@@ -393,13 +429,13 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if v.node.typ.id() == typID {
 				if withResult {
-					value0(f).Set(valf)
+					setWrapped(value0(f), valf, v)
 				}
 				return next
 			}
 			m0 := v.node.typ.methods()
 			m1 := typ.methods()
-			if len(m0) < len(m1) {
+			if len(m0) < len(m1) || !hasMethods(v.node.typ, m1) {
 				ok = false
 				if !withOk {
 					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
@@ -441,7 +477,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 
 			if withResult {
-				value0(f).Set(valf)
+				setWrapped(value0(f), valf, v)
 			}
 			return next
 		}
@@ -463,7 +499,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if ok && val.node.typ.cat != valueT {
 				m0 := val.node.typ.methods()
 				m1 := typ.methods()
-				if len(m0) < len(m1) {
+				if len(m0) < len(m1) || !hasMethods(val.node.typ, m1) {
 					ok = false
 					return next
 				}
@@ -481,7 +517,18 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					// A stand-in node holding the value (mcpfs patch):
+					// the wrapper's own node may be an expression of
+					// another frame, which upstream read in this one.
+					for val.value.IsValid() {
+						inner, ok := val.value.Interface().(valueInterface)
+						if !ok {
+							break
+						}
+						val = inner
+					}
+					nod := &node{typ: val.node.typ, interp: val.node.interp, rval: val.value}
+					value0(f).Set(genInterfaceWrapper(nod, rtype)(f))
 				}
 				ok = true
 				return next
@@ -779,10 +826,14 @@ func assign(n *node) {
 			svalue[i] = genDestValue(dest.typ, src)
 		}
 		if isMapEntry(dest) {
-			if isInterfaceSrc(dest.child[1].typ) { // key
+			if isInterfaceSrc(dest.child[1].typ) || dest.child[0].typ.frameType().Key() == valueInterfaceType && dest.child[1].typ.cat != nilT { // key
 				ivalue[i] = genValueInterface(dest.child[1])
 			} else {
 				ivalue[i] = genValue(dest.child[1])
+			}
+			if kt := dest.child[0].typ.frameType().Key(); canonKey(kt) {
+				key := ivalue[i]
+				ivalue[i] = func(f *frame) reflect.Value { return mapKey(kt, key(f)) }
 			}
 			dvalue[i] = genValue(dest.child[0])
 		} else {
@@ -1239,6 +1290,15 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 	if v = value.MethodByName(name); v.IsValid() {
 		return
 	}
+	if value.Kind() == reflect.Struct && checkFieldIndex(value.Type(), index) {
+		// A method promoted from a field of a struct value (mcpfs
+		// patch): struct{ sort.Interface } given to sort.Sort.
+		if fv, err := value.FieldByIndexErr(index); err == nil && !(fv.Kind() == reflect.Interface && fv.IsNil()) {
+			if v = fv.MethodByName(name); v.IsValid() {
+				return
+			}
+		}
+	}
 	for value.Kind() == reflect.Ptr {
 		value = value.Elem()
 		if checkFieldIndex(value.Type(), index) {
@@ -1634,7 +1694,10 @@ func callBin(n *node) {
 			} else {
 				defType = funcType.In(rcvrOffset + i)
 			}
-			if getMapType != nil {
+			// The special wrappers are for the interface{} arguments
+			// (mcpfs patch): upstream took them for every argument, so
+			// the io.Writer of fmt.Fprint got a fmt.Stringer wrapper.
+			if getMapType != nil && !(defType.Kind() == reflect.Interface && defType.NumMethod() > 0) {
 				if rt := getMapType(c.typ); rt != nil {
 					defType = rt
 				}
@@ -1911,7 +1974,7 @@ func getIndexMap(n *node) {
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := mapKey(n.child[0].typ.frameType().Key(), n.child[1].rval)
 
 		switch {
 		case n.fnext != nil:
@@ -1935,7 +1998,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1]) // map index
 
 		switch {
 		case n.fnext != nil:
@@ -1975,7 +2038,7 @@ func getIndexMap2(n *node) {
 		return
 	}
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := mapKey(n.child[0].typ.frameType().Key(), n.child[1].rval)
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -1996,7 +2059,7 @@ func getIndexMap2(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1]) // map index
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -2694,6 +2757,10 @@ func mapLit(n *node) {
 	for i, c := range child {
 		keys[i] = genDestValue(n.typ.key, c.child[0])
 		values[i] = genDestValue(n.typ.val, c.child[1])
+		if kt := typ.Key(); canonKey(kt) {
+			key := keys[i]
+			keys[i] = func(f *frame) reflect.Value { return mapKey(kt, key(f)) }
+		}
 	}
 
 	n.exec = func(f *frame) bltn {
@@ -3067,6 +3134,12 @@ func rangeMap(n *node) {
 	index2 := index0 - 1        // iterator for range, always just behind index0
 	fnext := getExec(n.fnext)
 	tnext := getExec(n.tnext)
+	keyOut := func(k reflect.Value) reflect.Value { return k }
+	if mt := n.child[len(n.child)-2].typ.frameType(); mt.Kind() == reflect.Map {
+		if kt := mt.Key(); kt.Kind() == reflect.Interface && kt.NumMethod() == 0 {
+			keyOut = mapKeyOut
+		}
+	}
 
 	var value func(*frame) reflect.Value
 	if len(n.child) == 4 {
@@ -3077,7 +3150,7 @@ func rangeMap(n *node) {
 			if !iter.Next() {
 				return fnext
 			}
-			f.data[index0].Set(iter.Key())
+			f.data[index0].Set(keyOut(iter.Key()))
 			f.data[index1].Set(iter.Value())
 			return tnext
 		}
@@ -3088,7 +3161,7 @@ func rangeMap(n *node) {
 			if !iter.Next() {
 				return fnext
 			}
-			f.data[index0].Set(iter.Key())
+			f.data[index0].Set(keyOut(iter.Key()))
 			return tnext
 		}
 	}
@@ -3159,12 +3232,20 @@ func _case(n *node) {
 							if stype == typ.id() {
 								return tnext
 							}
+							if typ.cat == interfaceT {
+								if _, ok := compiledValue(n, reflect.ValueOf(ival), typ); ok {
+									return tnext
+								}
+								if wrapperHas(asWrapper(ival, reflect.ValueOf(ival)), typ) {
+									return tnext
+								}
+							}
 						}
 						return fnext
 					}
 					if v := val.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if v.typ.id() == typ.id() || wrapperHas(val, typ) || binImplements(val, val.value, typ) {
 								return tnext
 							}
 						}
@@ -3210,12 +3291,23 @@ func _case(n *node) {
 						return tnext
 					}
 					ival := v.Interface()
-					if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
+					// An interface of the program's has the wrapper's
+					// run-time type: any wrapper matched it (mcpfs
+					// patch); wrapperHas looks at the methods instead.
+					if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() && rtyp != valueInterfaceType {
 						destValue(f).Set(elem)
 						return tnext
 					}
-					if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+					if vi := asWrapper(ival, elem); wrapperHas(vi, typ) {
+						destValue(f).Set(reflect.ValueOf(vi))
+						return tnext
+					}
+					if (typ.cat == valueT || typ.cat == errorT) && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
 						destValue(f).Set(elem)
+						return tnext
+					}
+					if w, ok := asBinInterface(f, ival, elem, typ); ok {
+						destValue(f).Set(w)
 						return tnext
 					}
 					// An interface{} holding a value of an interpreted
@@ -3234,8 +3326,13 @@ func _case(n *node) {
 					// (mcpfs patch): its run-time type has no methods, its
 					// type has those of the case's interface.
 					if typ.cat == interfaceT {
-						if dv, ok := definedValue(elem); ok && dv.node.typ.methods().contains(typ.methods()) {
+						if dv, ok := definedValue(elem); ok && hasMethods(dv.node.typ, typ.methods()) {
 							destValue(f).Set(reflect.ValueOf(dv))
+							return tnext
+						}
+						// A value of a compiled type with the methods.
+						if cv, ok := compiledValue(n, elem, typ); ok {
+							destValue(f).Set(reflect.ValueOf(cv))
 							return tnext
 						}
 					}
@@ -3245,6 +3342,14 @@ func _case(n *node) {
 					if vi.node != nil {
 						if vi.node.typ.id() == typ.id() {
 							destValue(f).Set(vi.value)
+							return tnext
+						}
+						if wrapperHas(vi, typ) {
+							destValue(f).Set(v)
+							return tnext
+						}
+						if w, ok := asBinInterface(f, vi, vi.value, typ); ok {
+							destValue(f).Set(w)
 							return tnext
 						}
 					}
@@ -3275,12 +3380,20 @@ func _case(n *node) {
 							return tnext
 						}
 						ival := val.Interface()
-						if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
+						if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() && rtyp != valueInterfaceType {
 							destValue(f).Set(elem)
 							return tnext
 						}
-						if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+						if (typ.cat == valueT || typ.cat == errorT) && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
 							destValue(f).Set(elem)
+							return tnext
+						}
+						if binImplements(ival, elem, typ) || wrapperHas(asWrapper(ival, elem), typ) {
+							destValue(f).Set(val)
+							return tnext
+						}
+						if _, ok := compiledValue(n, elem, typ); ok && typ.cat == interfaceT {
+							destValue(f).Set(val)
 							return tnext
 						}
 						if cv, ok := wrappedValue(ival); ok && typ.cat != interfaceT && cv.Type() == rtyp {
@@ -3293,7 +3406,7 @@ func _case(n *node) {
 				if vi, ok := val.Interface().(valueInterface); ok {
 					if v := vi.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if v.typ.id() == typ.id() || wrapperHas(vi, typ) || binImplements(vi, vi.value, typ) {
 								destValue(f).Set(val)
 								return tnext
 							}
@@ -3359,6 +3472,114 @@ func wrappedValue(ival interface{}) (reflect.Value, bool) {
 		cv = cv.Elem()
 	}
 	return cv, cv.IsValid()
+}
+
+// wrapperHas reports whether vi, the interpreter's wrapper of a value,
+// holds a value whose type has the methods of typ, an interface of the
+// program's (mcpfs patch): a type switch case of such an interface
+// matched only a value of that very interface type, so `case Writer:`
+// over a Reader holding a *File with both methods fell through.
+func wrapperHas(vi valueInterface, typ *itype) bool {
+	if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() || typ == nil || typ.cat != interfaceT {
+		return false
+	}
+	if vi.node.typ.cat == interfaceT || vi.node.typ.cat == nilT {
+		return false
+	}
+	return hasMethods(vi.node.typ, typ.methods())
+}
+
+// hasMethods reports whether t's method set has the methods named in
+// want: a method with a pointer receiver is not in the set of a type that
+// is not a pointer (mcpfs patch: methods() lists it all the same, so a
+// Temp with String on *Temp matched `case fmt.Stringer:`).
+func hasMethods(t *itype, want methodSet) bool {
+	have := t.methods()
+	isPtr := t.TypeOf() != nil && t.TypeOf().Kind() == reflect.Ptr
+	for name := range want {
+		if _, ok := have[name]; !ok {
+			return false
+		}
+		if isPtr {
+			continue
+		}
+		if tm := lookupFieldOrMethod(t, name); tm != nil && tm.recv != nil {
+			if rt := tm.recv.TypeOf(); rt != nil && rt.Kind() == reflect.Ptr {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// asWrapper returns the interpreter's wrapper of ival, a value held in an
+// interface{}: ival itself, or made for a value of a type definedRType
+// made (back from compiled code); a zero one for any other value.
+func asWrapper(ival interface{}, elem reflect.Value) valueInterface {
+	if vi, ok := ival.(valueInterface); ok {
+		return vi
+	}
+	if cv, ok := wrappedValue(ival); ok {
+		// Held in a compiled interface's wrapper (an error).
+		if cv.CanInterface() {
+			if vi, ok := cv.Interface().(valueInterface); ok {
+				return vi
+			}
+		}
+		elem = cv
+	}
+	vi, _ := definedValue(elem)
+	return vi
+}
+
+// binImplements reports whether ival, a value of the program's (the
+// interpreter's wrapper, or a value of a type definedRType made), has the
+// methods of typ, a compiled interface (error, fmt.Stringer) (mcpfs
+// patch: a type switch `case error:` missed a value of the program's
+// error type held in an interface{}).
+func binImplements(ival interface{}, elem reflect.Value, typ *itype) bool {
+	if typ == nil || (typ.cat != valueT && typ.cat != errorT) {
+		return false
+	}
+	rtyp := typ.TypeOf()
+	if rtyp == nil || rtyp.Kind() != reflect.Interface {
+		return false
+	}
+	vi := asWrapper(ival, elem)
+	for vi.value.IsValid() {
+		inner, ok := vi.value.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		vi = inner
+	}
+	if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {
+		return false
+	}
+	if c := vi.node.typ.cat; c == interfaceT || c == nilT {
+		return false
+	}
+	return hasMethods(vi.node.typ, typ.methods())
+}
+
+// asBinInterface returns ival (binImplements) as the compiled interface
+// typ, its methods those of the program's type (mcpfs patch).
+func asBinInterface(f *frame, ival interface{}, elem reflect.Value, typ *itype) (reflect.Value, bool) {
+	if !binImplements(ival, elem, typ) {
+		return reflect.Value{}, false
+	}
+	vi := asWrapper(ival, elem)
+	for {
+		inner, ok := vi.value.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		vi = inner
+	}
+	// A stand-in node holding the value: the wrapper's own node may be
+	// an expression of another frame.
+	nod := &node{typ: vi.node.typ, interp: vi.node.interp, rval: vi.value}
+	return genInterfaceWrapper(nod, typ.TypeOf())(f), true
 }
 
 func implementsInterface(v reflect.Value, t *itype) bool {
@@ -3570,8 +3791,8 @@ func _real(n *node) {
 }
 
 func _delete(n *node) {
-	value0 := genValue(n.child[1]) // map
-	value1 := genValue(n.child[2]) // key
+	value0 := genValue(n.child[1])              // map
+	value1 := genMapKey(n.child[1], n.child[2]) // key
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
@@ -3611,6 +3832,13 @@ func _len(n *node) {
 				v = v.Elem()
 			}
 			return v
+		}
+		if rt := n.child[1].typ.TypeOf(); rt != nil && rt.Kind() == reflect.Ptr && rt.Elem().Kind() == reflect.Array {
+			// The length of an array a pointer points to is its
+			// type's, nil pointer or not (mcpfs patch: upstream
+			// took Len of the nil pointer's zero Value and panicked).
+			lv := reflect.ValueOf(make([]struct{}, rt.Elem().Len()))
+			value = func(*frame) reflect.Value { return lv }
 		}
 	}
 	next := getExec(n.tnext)
@@ -3894,6 +4122,12 @@ func convertConstantValue(n *node) {
 	case constant.Int:
 		i, x := constant.Int64Val(c)
 		if !x {
+			// An unsigned target takes what fits in uint64 (mcpfs
+			// patch: var u uint64 = math.MaxInt64 + 1 panicked).
+			if u, ok := constant.Uint64Val(c); ok && n.typ != nil && isUint(n.typ.TypeOf()) {
+				n.rval = reflect.ValueOf(u).Convert(n.typ.TypeOf())
+				return
+			}
 			panic(n.cfgErrorf("constant %s overflows int64", c.ExactString()))
 		}
 		v = reflect.ValueOf(int(i))

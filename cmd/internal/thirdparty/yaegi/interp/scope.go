@@ -191,6 +191,29 @@ func (s *scope) fixType(t *itype) *itype {
 	return t
 }
 
+// untypedOf returns the untyped type of t, an untyped constant of a
+// compiled package (math.Pi, math.MaxInt8), by its kind; nil for any
+// other type.
+func untypedOf(t *itype) *itype {
+	if t == nil || !t.untyped || t.cat != valueT || t.rtype == nil {
+		return nil
+	}
+	switch t.rtype.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return untypedInt(nil)
+	case reflect.Float32, reflect.Float64:
+		return untypedFloat(nil)
+	case reflect.Complex64, reflect.Complex128:
+		return untypedComplex(nil)
+	case reflect.String:
+		return untypedString(nil)
+	case reflect.Bool:
+		return untypedBool(nil)
+	}
+	return nil
+}
+
 func (s *scope) getType(ident string) *itype {
 	var t *itype
 	if sym, _, found := s.lookup(ident); found {

@@ -1979,6 +1979,11 @@ func lookupFieldOrMethod(t *itype, name string) *itype {
 	}
 }
 
+// methodIface reports whether rt is an interface type with methods.
+func methodIface(rt reflect.Type) bool {
+	return rt != nil && rt.Kind() == reflect.Interface && rt.NumMethod() > 0
+}
+
 // embeddable reports whether reflect.StructOf takes a field of type rt
 // as embedded in a struct of several fields: a non-interface type
 // without methods, neither on it nor on its pointer (mcpfs patch).
@@ -2200,11 +2205,16 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
 			}
-			if f.embed && (len(t.field) == 1 || embeddable(field.Type)) {
+			if f.embed && (len(t.field) == 1 && !methodIface(field.Type) || embeddable(field.Type)) {
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
 				// mcpfs patch: or if its type has no methods, so that
-				// encoding/json flattens it into the object as Go does.
+				// encoding/json flattens it into the object as Go does;
+				// never for an interface with methods (struct{
+				// sort.Interface }), whose promoted methods reflect makes
+				// as stubs that panic when called ("StructOf does not
+				// support methods of embedded interfaces"): the
+				// interpreter promotes them itself.
 				field.Anonymous = true
 			}
 			fields = append(fields, field)
@@ -2335,21 +2345,32 @@ func definedRType(t *itype) (reflect.Type, bool) {
 // methods here.
 var definedTypes sync.Map // reflect.Type → *itype
 
-// definedValue wraps v, a value of a run-time type definedRType made, as
-// the interpreter holds such a value in an interface; false for any other.
+// definedValue wraps v, a value of a run-time type definedRType made or a
+// pointer to one, as the interpreter holds such a value in an interface;
+// false for any other.
 func definedValue(v reflect.Value) (valueInterface, bool) {
 	if !v.IsValid() {
 		return valueInterface{}, false
 	}
 	t, ok := definedTypes.Load(v.Type())
+	ptr := false
+	if !ok && v.Kind() == reflect.Ptr {
+		// A pointer to such a type (a *Node key of a map[any]).
+		t, ok = definedTypes.Load(v.Type().Elem())
+		ptr = true
+	}
 	if !ok {
 		return valueInterface{}, false
 	}
 	it := t.(*itype)
+	interp := it.node.interp
+	if ptr {
+		it = ptrOf(it)
+	}
 	if len(it.methods()) == 0 {
 		return valueInterface{}, false
 	}
-	return valueInterface{node: &node{typ: it, interp: it.node.interp, rval: v}, value: v}, true
+	return valueInterface{node: &node{typ: it, interp: interp, rval: v}, value: v}, true
 }
 
 // predeclared are the names of the universe's types, which keep their

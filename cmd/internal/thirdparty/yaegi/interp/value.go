@@ -3,6 +3,8 @@ package interp
 import (
 	"go/constant"
 	"reflect"
+	"sync"
+	"unsafe"
 
 	"github.com/traefik/yaegi/internal/unsafe2"
 )
@@ -589,8 +591,16 @@ func genValueString(n *node) func(*frame) (reflect.Value, string) {
 // static type with methods is equal when the types are the same and the
 // values equal.
 func ifaceEqual(i0, i1 interface{}, t0, t1 *itype) bool {
-	if ifaceConcrete(i0) == ifaceConcrete(i1) {
+	c0, c1 := ifaceConcrete(i0), ifaceConcrete(i1)
+	if c0 == c1 {
 		return true
+	}
+	if c0 != nil && c1 != nil {
+		// Structs or arrays holding interface{} values: compare what
+		// the wrappers in them hold (unwrapAggregate).
+		if r0, r1 := reflect.ValueOf(c0), reflect.ValueOf(c1); r0.Type() == r1.Type() && r0.Kind() != reflect.Interface && holdsEmptyIface(r0.Type()) {
+			return unwrapAggregate(r0).Interface() == unwrapAggregate(r1).Interface()
+		}
 	}
 	w0, ok0 := i0.(valueInterface)
 	w1, ok1 := i1.(valueInterface)
@@ -646,4 +656,208 @@ func ifaceConcrete(x interface{}) interface{} {
 		}
 		return x
 	}
+}
+
+// mapKey returns the key k stands for in a map whose keys are of type kt.
+// In a map with interface{} keys, a value of a type with methods is held
+// as itself, not as the interpreter's wrapper (valueInterface): wrappers
+// of equal values are different keys (each holds its own node and copy),
+// so m[k] with k an any holding Level(1) missed m[Level(1)]. Values of
+// the program's types have run-time types of their own (definedRType), so
+// the unwrapped key keeps its type; rangeMap wraps it again. Keys of a
+// struct or array type holding interface{} values (struct{ A any; B int
+// }, [2]any) have those unwrapped the same way (unwrapAggregate).
+func mapKey(kt reflect.Type, k reflect.Value) reflect.Value {
+	if kt == valueInterfaceType && k.IsValid() {
+		if vi, ok := k.Interface().(valueInterface); ok {
+			return reflect.ValueOf(internWrapper(vi))
+		}
+		return k
+	}
+	if !k.IsValid() || !holdsEmptyIface(kt) {
+		return k
+	}
+	if kt.Kind() != reflect.Interface {
+		return unwrapAggregate(k)
+	}
+	v := k
+	for v.IsValid() {
+		if v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				break
+			}
+			v = v.Elem()
+			continue
+		}
+		if v.Type() != valueInterfaceType {
+			break
+		}
+		v = v.Interface().(valueInterface).value
+	}
+	if !v.IsValid() || (v.Kind() == reflect.Interface && v.IsNil()) {
+		return reflect.Zero(kt)
+	}
+	return unwrapAggregate(v)
+}
+
+var emptyIfaceHolders sync.Map // reflect.Type → bool
+
+// holdsEmptyIface reports whether t is interface{}, or a struct or array
+// holding one by value (what == and map keys compare).
+func holdsEmptyIface(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return t.NumMethod() == 0
+	case reflect.Struct, reflect.Array:
+	default:
+		return false
+	}
+	if t == valueInterfaceType {
+		return false
+	}
+	if h, ok := emptyIfaceHolders.Load(t); ok {
+		return h.(bool)
+	}
+	h := false
+	if t.Kind() == reflect.Array {
+		h = holdsEmptyIface(t.Elem())
+	} else {
+		for i := 0; i < t.NumField() && !h; i++ {
+			h = holdsEmptyIface(t.Field(i).Type)
+		}
+	}
+	emptyIfaceHolders.Store(t, h)
+	return h
+}
+
+// unwrapAggregate returns v, a struct or an array, with the interface{}
+// values it holds unwrapped (mapKey): a copy, or v itself when it holds
+// none. == of such values compares these (ifaceEqual): upstream compared
+// the wrappers, so Pair{a, 1} == Pair{Kind("x"), 1} with a an any
+// holding Kind("x") was false.
+func unwrapAggregate(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !holdsEmptyIface(v.Type()) {
+		return v
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		u := mapKey(v.Type(), v)
+		out := reflect.New(v.Type()).Elem()
+		out.Set(u)
+		return out
+	case reflect.Struct, reflect.Array:
+		c := reflect.New(v.Type()).Elem()
+		c.Set(accessible(v))
+		n := v.Len
+		if v.Kind() == reflect.Struct {
+			n = v.NumField
+		}
+		for i := 0; i < n(); i++ {
+			var e reflect.Value
+			if v.Kind() == reflect.Struct {
+				e = c.Field(i)
+			} else {
+				e = c.Index(i)
+			}
+			if !holdsEmptyIface(e.Type()) {
+				continue
+			}
+			e = accessible(e)
+			e.Set(unwrapAggregate(e))
+		}
+		return c
+	}
+	return v
+}
+
+// accessible returns v, addressable, without the read-only flag of an
+// unexported field.
+func accessible(v reflect.Value) reflect.Value {
+	if !v.CanAddr() {
+		c := reflect.New(v.Type()).Elem()
+		if v.CanInterface() {
+			c.Set(v)
+			return c
+		}
+		return v
+	}
+	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+}
+
+// genMapKey returns the key of a map index expression m[k] (mapKey).
+func genMapKey(m, k *node) func(*frame) reflect.Value {
+	value := genValue(k)
+	if m.typ == nil {
+		return value
+	}
+	mt := m.typ.frameType()
+	if mt.Kind() == reflect.Ptr {
+		mt = mt.Elem()
+	}
+	if mt.Kind() != reflect.Map {
+		return value
+	}
+	kt := mt.Key()
+	if kt == valueInterfaceType && k.typ != nil && !isInterfaceSrc(k.typ) && k.typ.cat != nilT {
+		// A value of a concrete type indexing a map keyed by an
+		// interface of the program's: wrapped as the keys are.
+		value = genValueInterface(k)
+	}
+	if !canonKey(kt) {
+		return value
+	}
+	return func(f *frame) reflect.Value { return mapKey(kt, value(f)) }
+}
+
+// canonKey reports whether keys of type kt are made canonical by mapKey.
+func canonKey(kt reflect.Type) bool {
+	return kt == valueInterfaceType || holdsEmptyIface(kt)
+}
+
+var wrappedKeys sync.Map // wrappedKey → valueInterface
+
+type wrappedKey struct {
+	t reflect.Type
+	v interface{}
+}
+
+// internWrapper returns the one wrapper the map keys of an interface of
+// the program's use for vi's type and value (mcpfs patch): such keys are
+// the wrappers themselves, and two wrappers of equal values differ (each
+// holds its own node and copy), so m[s1] and m[s2] with s1, s2 Shapes
+// holding Sq{2} were two entries. A value that cannot be a key panics as
+// Go does (hash of unhashable type).
+func internWrapper(vi valueInterface) valueInterface {
+	for vi.value.IsValid() && vi.value.CanInterface() {
+		inner, ok := vi.value.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		vi = inner
+	}
+	if !vi.value.IsValid() || !vi.value.CanInterface() {
+		return vi
+	}
+	key := wrappedKey{vi.value.Type(), unwrapAggregate(vi.value).Interface()}
+	if w, ok := wrappedKeys.Load(key); ok {
+		return w.(valueInterface)
+	}
+	w, _ := wrappedKeys.LoadOrStore(key, vi)
+	return w.(valueInterface)
+}
+
+// mapKeyOut returns a key read from a map with interface{} keys as the
+// interpreter holds such a value: wrapped when its type has methods.
+func mapKeyOut(k reflect.Value) reflect.Value {
+	v := k
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if vi, ok := definedValue(v); ok {
+		return reflect.ValueOf(vi)
+	}
+	return k
 }
