@@ -31,7 +31,7 @@ const transferSlack = 1.0
 
 // trainSets are the query sets a table may be learned from: every set
 // but the newest blind one, which measures the result.
-var trainSets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4"}
+var trainSets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4", "train1", "train2", "train3"}
 
 // fold is one split of a cross-validation.
 type fold struct {

@@ -136,6 +136,10 @@ type params struct {
 	// rerank orders the first hits again by the learned model of
 	// rerank.go (rerankWeights).
 	rerank bool
+	// pairs orders the first hits again by pairTable, a model learned
+	// over word pairs (pairs.go).
+	pairs     bool
+	pairTable *pairTable
 }
 
 var defaults = params{
@@ -157,9 +161,10 @@ var defaults = params{
 	// chosen by TestAssocTransfer (docs/BENCHMARKS.md, "Fourteenth
 	// round"), the best in domain of those that cost at most a point at
 	// @1 on a server left out of the training: every query word, its
-	// first 3 terms that are no server's house word, at 0.3 of a literal
-	// match relative to the first, counting as a word covered.
-	assocWeight: 0.3, assocK: 3, assocMin: 1, assocAny: true, assocHouse: true,
+	// first 2 terms met in at least 2 queries that are no server's house
+	// word, at 0.2 of a literal match relative to the first, counting as
+	// a word covered.
+	assocWeight: 0.2, assocK: 2, assocMin: 2, assocAny: true, assocHouse: true,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then
@@ -485,6 +490,9 @@ func (x *Index) Search(query string, n int) []Hit {
 		}
 		if x.p.rerank && len(cs) > 0 {
 			hits = x.rerank(query, cs, hits, rerankWeights)
+		}
+		if x.p.pairs && len(cs) > 0 {
+			hits = x.pairRerank(query, cs, hits, x.p.pairTable)
 		}
 	}
 	if n > 0 && len(hits) > n {
