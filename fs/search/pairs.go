@@ -71,7 +71,7 @@ func (x *Index) pairNames(i int) []string {
 // pairCandidate is one of the first hits, as the model sees it.
 type pairCandidate struct {
 	hit   Hit
-	base  float64  // log of its score over the best one's
+	base  float64 // log of its score over the best one's
 	pairs [][2]string
 	dense []float64
 }
