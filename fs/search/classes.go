@@ -6,7 +6,8 @@ import (
 )
 
 // Some things in a query say what they are by their form, not by their
-// words: a pair of decimal numbers is a position on the earth, "#general"
+// words: a pair of decimal numbers is a position on the earth, two numbers
+// joined by "and" or "plus" a sum to work out, "#general"
 // a channel, "@dana" a user, "example.com" a web address, "photo.png" an
 // image file. classWords returns the words those forms stand for, to be
 // searched with the query's own.
@@ -32,7 +33,7 @@ var classes = []struct {
 	{regexp.MustCompile(`-?\d{1,3}\.\d+\s*[,;/ ]\s*-?\d{1,3}\.\d+`), "coordinates"},
 	{regexp.MustCompile(`(^|\s)#[A-Za-z][\w-]*`), "channel"},
 	{regexp.MustCompile(`(^|\s)@[A-Za-z][\w.-]*`), "user"},
-	{regexp.MustCompile(`(^|\s)\d+(\.\d+)?\s+(and|\+|plus|to)\s+\d+(\.\d+)?(\s|$)`), "numbers"},
+	{regexp.MustCompile(`(^|\s)\d+(\.\d+)?\s+(and|\+|plus|to)\s+\d+(\.\d+)?(\s|$)`), "numbers sum calculate"},
 	{regexp.MustCompile(`(?i)\bhttps?://|\bwww\.|\b[a-z0-9-]+\.(com|org|net|io|dev|app|edu|gov|co)\b`), "url"},
 }
 

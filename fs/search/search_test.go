@@ -257,7 +257,7 @@ func TestClassWords(t *testing.T) {
 		{"what did @dana say", "user"},
 		{"go to example.com", "url"},
 		{"open https://go.dev/doc", "url"},
-		{"add 3 and 4", "numbers"},
+		{"add 3 and 4", "numbers sum calculate"},
 		{"look at photo.png", "file image"},
 		{"read notes.md", "file"},
 		{"version 1.2 of the api", ""},
