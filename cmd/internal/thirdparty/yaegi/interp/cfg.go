@@ -2095,7 +2095,18 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					body := c.lastChild()
 					c.tnext = body.start
-					c.child[0].tnext = c
+					// Every expression of a case list is evaluated before
+					// the clause compares the tag with them: wiring only
+					// the first left the others' results unset (case
+					// s == "x", s == "y" never matched the second).
+					exprs := c.child[:len(c.child)-1]
+					for j := range exprs {
+						if j < len(exprs)-1 {
+							exprs[j].tnext = exprs[j+1].start
+						} else {
+							exprs[j].tnext = c
+						}
+					}
 					c.start = c.child[0].start
 
 					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
@@ -2158,14 +2169,24 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					body := c.lastChild()
 					if len(c.child) > 1 {
-						cond := c.child[0]
-						cond.tnext = body.start
-						if i == l-1 {
-							setFNext(cond, n)
-						} else {
-							setFNext(cond, clauses[i+1].start)
+						// A case of several expressions tries each in turn,
+						// left to right: a true one enters the body, a false
+						// one goes on to the next, the last to the next case.
+						next := n
+						if i < l-1 {
+							next = clauses[i+1].start
 						}
-						c.start = cond.start
+						conds := c.child[:len(c.child)-1]
+						for j := len(conds) - 1; j >= 0; j-- {
+							cond := conds[j]
+							cond.tnext = body.start
+							if j == len(conds)-1 {
+								setFNext(cond, next)
+							} else {
+								setFNext(cond, conds[j+1].start)
+							}
+						}
+						c.start = conds[0].start
 					} else {
 						c.start = body.start
 					}
