@@ -12,14 +12,21 @@ import "go/ast"
 //
 //	switch tag { case a, f(): }  →  switch t := tag; { case t == a, t == f(): }
 //
-// A switch with an init statement is left as it is (the tag cannot be
-// bound beside it).
+// With an init statement, the switch without a tag goes inside one that
+// keeps the init (and any label: break and continue mean the same there):
+//
+//	switch x := g(); x { ... }  →  switch x := g(); { default: switch t := x; { ... } }
 func (r *rewriter) switchCaseList(s *ast.SwitchStmt) {
-	if s.Tag == nil || s.Init != nil || !laterCall(s) {
+	if s.Tag == nil || !laterCall(s) {
 		return
 	}
 	t := r.fresh("tag")
-	r.insert(s.Tag.Pos(), t+" := ")
+	if s.Init != nil {
+		r.insert(s.Tag.Pos(), "{ default: switch "+t+" := ")
+		r.insert(s.End(), " }")
+	} else {
+		r.insert(s.Tag.Pos(), t+" := ")
+	}
 	r.insert(s.Tag.End(), ";")
 	for _, st := range s.Body.List {
 		cc, ok := st.(*ast.CaseClause)
