@@ -339,8 +339,6 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 	case *ast.TypeSwitchStmt:
 		r.typeSwitch(n)
 		r.typeSwitchBind(n)
-	case *ast.SwitchStmt:
-		r.switchCaseList(n)
 	case *ast.IndexExpr:
 		r.indexExpr(n, stack)
 	case *ast.SliceExpr:

@@ -552,11 +552,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc.loop = n
 
 		case switchStmt, switchIfStmt, typeSwitch:
-			// Make sure default clause is in last position.
-			c := n.lastChild().child
-			if i, l := getDefault(n), len(c)-1; i >= 0 && i != l {
-				c[i], c[l] = c[l], c[i]
-			}
 			sc = sc.pushBloc()
 			sc.loop = n
 
@@ -2087,53 +2082,78 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// Switch is empty
 				break
 			}
-			// Chain case clauses.
-			for i := l - 1; i >= 0; i-- {
+			// (mcpfs patch) The clauses are tried in source order with
+			// the default clause, wherever it is, last, and each value of a
+			// case list is computed and compared in turn, stopping at the
+			// first match, as Go does. Upstream moved the default clause
+			// to the end by swapping it with the last clause (reordering
+			// the others and their fallthrough targets), and computed only
+			// the first value of a list: `case f(), g():` never called g,
+			// and `switch true { case a > 0, b > 0: }` compared b > 0's
+			// zero value.
+			order := switchOrder(clauses)
+			// In reverse, so the next clause's start is set when used.
+			for k := l - 1; k >= 0; k-- {
+				i := order[k]
 				c := clauses[i]
+				next := n // where control goes when no value of c matches
+				if k < l-1 {
+					if nc := clauses[order[k+1]]; len(nc.child) > 1 {
+						next = nc.start
+					} else {
+						next = nc
+					}
+				}
 				if len(c.child) == 0 {
 					c.tnext = n // Clause body is empty, exit.
-				} else {
-					body := c.lastChild()
-					c.tnext = body.start
-					// Every expression of a case list is evaluated before
-					// the clause compares the tag with them: wiring only
-					// the first left the others' results unset (case
-					// s == "x", s == "y" never matched the second).
-					exprs := c.child[:len(c.child)-1]
-					for j := range exprs {
-						if j < len(exprs)-1 {
-							exprs[j].tnext = exprs[j+1].start
-						} else {
-							exprs[j].tnext = c
-						}
-					}
-					c.start = c.child[0].start
-
-					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
-						if n.kind == typeSwitch {
-							err = body.lastChild().cfgErrorf("cannot fallthrough in type switch")
-						}
-						if len(clauses[i+1].child) == 0 {
-							body.tnext = n // Fallthrough to next with empty body, just exit.
-						} else {
-							body.tnext = clauses[i+1].lastChild().start
-						}
-					} else {
-						body.tnext = n // Exit switch at end of clause body.
-					}
-				}
-
-				if i == l-1 {
-					setFNext(clauses[i], n)
+					setFNext(c, next)
 					continue
 				}
-				if len(clauses[i+1].child) > 1 {
-					setFNext(c, clauses[i+1].start)
+				body := c.lastChild()
+				c.tnext = body.start
+				if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
+					if n.kind == typeSwitch {
+						err = body.lastChild().cfgErrorf("cannot fallthrough in type switch")
+					}
+					if len(clauses[i+1].child) == 0 {
+						body.tnext = n // Fallthrough to next with empty body, just exit.
+					} else {
+						body.tnext = clauses[i+1].lastChild().start
+					}
 				} else {
-					setFNext(c, clauses[i+1])
+					body.tnext = n // Exit switch at end of clause body.
+				}
+				values := c.child[:len(c.child)-1]
+				if len(values) == 0 {
+					// The default clause.
+					c.start = body.start
+					setFNext(c, next)
+					continue
+				}
+				if n.kind == typeSwitch || len(values) == 1 {
+					c.child[0].tnext = c
+					c.start = c.child[0].start
+					setFNext(c, next)
+					continue
+				}
+				// A case list of a tagged switch: one comparison per value,
+				// each made right after its value is computed.
+				c.start = values[0].start
+				setFNext(c, next)
+				for j, v := range values {
+					m := &node{anc: c.anc, interp: c.interp, index: c.index, pos: v.pos, kind: caseClause, action: aCase, gen: c.gen}
+					m.start = m
+					m.child = []*node{v, body}
+					m.tnext = body.start
+					v.tnext = m
+					if j < len(values)-1 {
+						m.fnext = values[j+1].start
+					} else {
+						m.fnext = next
+					}
 				}
 			}
-			sbn.start = clauses[0].start
+			sbn.start = clauses[order[0]].start
 			n.start = n.child[0].start
 			if n.kind == typeSwitch {
 				// Handle the typeSwitch init (the type assert expression).
@@ -2159,46 +2179,53 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// Switch is empty
 				break
 			}
-			// Wire case clauses in reverse order so the next start node is already resolved when used.
-			for i := l - 1; i >= 0; i-- {
+			// (mcpfs patch) The clauses are tried in source order, the
+			// default clause last, and each condition of a case list in
+			// turn until one holds, as Go does: upstream tested only the
+			// first condition of a list (`case s == "a", s == "b":` never
+			// matched "b") and reordered the clauses to put the default
+			// clause last.
+			order := switchOrder(clauses)
+			// In reverse, so the next clause's start is set when used.
+			for k := l - 1; k >= 0; k-- {
+				i := order[k]
 				c := clauses[i]
 				c.gen = nop
+				next := n // where control goes when no condition of c holds
+				if k < l-1 {
+					next = clauses[order[k+1]].start
+				}
 				if len(c.child) == 0 {
 					c.tnext = n
 					c.fnext = n
+					continue
+				}
+				body := c.lastChild()
+				if conds := c.child[:len(c.child)-1]; len(conds) > 0 {
+					for j, cond := range conds {
+						cond.tnext = body.start
+						if j < len(conds)-1 {
+							setFNext(cond, conds[j+1].start)
+						} else {
+							setFNext(cond, next)
+						}
+					}
+					c.start = conds[0].start
 				} else {
-					body := c.lastChild()
-					if len(c.child) > 1 {
-						// A case of several expressions tries each in turn,
-						// left to right: a true one enters the body, a false
-						// one goes on to the next, the last to the next case.
-						next := n
-						if i < l-1 {
-							next = clauses[i+1].start
-						}
-						conds := c.child[:len(c.child)-1]
-						for j := len(conds) - 1; j >= 0; j-- {
-							cond := conds[j]
-							cond.tnext = body.start
-							if j == len(conds)-1 {
-								setFNext(cond, next)
-							} else {
-								setFNext(cond, conds[j+1].start)
-							}
-						}
-						c.start = conds[0].start
-					} else {
-						c.start = body.start
-					}
-					// If last case body statement is a fallthrough, then jump to next case body
-					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
-						body.tnext = clauses[i+1].lastChild().start
-					} else {
+					c.start = body.start
+				}
+				// If last case body statement is a fallthrough, then jump to next case body
+				if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
+					if len(clauses[i+1].child) == 0 {
 						body.tnext = n
+					} else {
+						body.tnext = clauses[i+1].lastChild().start
 					}
+				} else {
+					body.tnext = n
 				}
 			}
-			sbn.start = clauses[0].start
+			sbn.start = clauses[order[0]].start
 			n.start = n.child[0].start
 			n.child[0].tnext = sbn.start
 
@@ -2590,19 +2617,22 @@ func setFNext(cond, next *node) {
 	cond.fnext = next
 }
 
-// GetDefault return the index of default case clause in a switch statement, or -1.
-func getDefault(n *node) int {
-	for i, c := range n.lastChild().child {
-		switch len(c.child) {
-		case 0:
-			return i
-		case 1:
-			if c.child[0].kind == caseBody {
-				return i
-			}
+// switchOrder returns the indexes of a switch's clauses in the order they
+// are tried: source order, the default clause last (mcpfs patch).
+func switchOrder(clauses []*node) []int {
+	order := make([]int, 0, len(clauses))
+	def := -1
+	for i, c := range clauses {
+		if len(c.child) == 0 || len(c.child) == 1 && c.child[0].kind == caseBody {
+			def = i
+			continue
 		}
+		order = append(order, i)
 	}
-	return -1
+	if def >= 0 {
+		order = append(order, def)
+	}
+	return order
 }
 
 func isBinType(v reflect.Value) bool { return v.IsValid() && v.Kind() == reflect.Ptr && v.IsNil() }
