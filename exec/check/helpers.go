@@ -206,27 +206,8 @@ var stdHelpers = map[string]string{
 	"slices.Replace": `func $F(s $S, i, j int, v ...$E) $S {
 	_ = s[i:j]
 	var zero $E
-	if i == j {
-		m := len(v)
-		if m == 0 {
-			return s
-		}
-		n := len(s)
-		if i == n {
-			return append(s, v...)
-		}
-		if n+m > cap(s) {
-			s2 := append(s[:i], make($S, n+m-i)...)
-			copy(s2[i:], v)
-			copy(s2[i+m:], s[i:])
-			return s2
-		}
-		v = append(make($S, 0, m), v...)
-		s = s[:n+m]
-		copy(s[i+m:], s[i:])
-		copy(s[i:], v)
-		return s
-	}
+	// With i == j this is slices.Insert: v is copied first, so the
+	// general steps below insert it as Insert does.
 	v = append(make($S, 0, len(v)), v...)
 	if j == len(s) {
 		s2 := append(s[:i], v...)

@@ -78,27 +78,12 @@ func setFolds(sets map[string][]query, names []string) []fold {
 	var out []fold
 	for _, h := range names {
 		f := fold{name: h, test: sets[h]}
-		for _, s := range names {
-			if s != h {
-				f.train = append(f.train, sets[s]...)
-			}
+		for _, s := range without(names, h) {
+			f.train = append(f.train, sets[s]...)
 		}
 		out = append(out, f)
 	}
 	return out
-}
-
-// transferSetting is one setting TestAssocTransfer measures.
-type transferSetting struct {
-	method    assocMethod
-	weight    float64
-	k, min    int
-	any, soft bool
-	house     bool
-}
-
-func (s transferSetting) String() string {
-	return fmt.Sprintf("%s w %.2f k %d min %d any %v soft %v house %v", s.method, s.weight, s.k, s.min, s.any, s.soft, s.house)
 }
 
 // cvFig is the figure of a cross-validation: queries found first and
@@ -106,8 +91,9 @@ func (s transferSetting) String() string {
 type cvFig struct{ at1, at5, n int }
 
 func (f *cvFig) add(x *Index, qs []query) {
+	rank := searchRanker(x)
 	for _, q := range qs {
-		got := searchRanker(x)(q.text)
+		got := rank(q.text)
 		for i, g := range got {
 			if contains(q.want, g) {
 				if i == 0 {
@@ -121,6 +107,28 @@ func (f *cvFig) add(x *Index, qs []query) {
 		}
 	}
 	f.n += len(qs)
+}
+
+// merge adds g's queries to f's.
+func (f *cvFig) merge(g cvFig) {
+	f.at1 += g.at1
+	f.at5 += g.at5
+	f.n += g.n
+}
+
+// transferCVs returns the twelve servers' documents, the ranking without
+// associations over them, and the folds of both cross-validations over
+// trainSets: "set" (a set left out in turn) and "server" (a server's
+// queries left out in turn).
+func transferCVs(tb testing.TB) ([]Doc, *Index, map[string][]fold) {
+	docs := ToolDocs(testCatalog(tb))
+	sets := map[string][]query{}
+	var all []query
+	for _, s := range trainSets {
+		sets[s] = readQueries(tb, "testdata/"+s+".txt")
+		all = append(all, sets[s]...)
+	}
+	return docs, newIndex(docs, noAssoc), map[string][]fold{"set": setFolds(sets, trainSets), "server": transferFolds(all)}
 }
 
 func (f cvFig) r1() float64 { return 100 * float64(f.at1) / float64(max(f.n, 1)) }
@@ -138,15 +146,7 @@ func TestAssocTransfer(t *testing.T) {
 	if os.Getenv("SEARCH_TUNE") == "" {
 		t.Skip("measuring every setting takes minutes: set SEARCH_TUNE=1 to run it")
 	}
-	docs := ToolDocs(testCatalog(t))
-	base := newIndex(docs, noAssoc)
-	sets := map[string][]query{}
-	var all []query
-	for _, s := range trainSets {
-		sets[s] = readQueries(t, "testdata/"+s+".txt")
-		all = append(all, sets[s]...)
-	}
-	cvs := map[string][]fold{"set": setFolds(sets, trainSets), "server": transferFolds(all)}
+	docs, base, cvs := transferCVs(t)
 	var off = map[string]*cvFig{}
 	for name, fs := range cvs {
 		off[name] = &cvFig{}
@@ -155,13 +155,13 @@ func TestAssocTransfer(t *testing.T) {
 		}
 	}
 	t.Logf("without associations: in domain %s, servers left out %s", off["set"], off["server"])
-	var grid []transferSetting
+	var grid []assocSetting
 	for _, m := range []assocMethod{{model1: true}, {model1: true, stems: true}} {
 		for _, w := range []float64{0.2, 0.25, 0.3, 0.35, 0.5, 0.85} {
 			for _, k := range []int{2, 3, 4} {
 				for _, mn := range []int{1, 2} {
 					for v := range 4 {
-						grid = append(grid, transferSetting{method: m, weight: w, k: k, min: mn, any: true, soft: v&1 != 0, house: v&2 != 0})
+						grid = append(grid, assocSetting{method: m, weight: w, k: k, min: mn, any: true, soft: v&1 != 0, house: v&2 != 0})
 					}
 				}
 			}
@@ -192,14 +192,11 @@ func TestAssocTransfer(t *testing.T) {
 			for name, fs := range cvs {
 				fig := &cvFig{}
 				for j, f := range fs {
-					p := noAssoc
-					p.assocWeight, p.assocK, p.assocMin, p.assocAny, p.assocSoft, p.assocHouse = s.weight, s.k, s.min, s.any, s.soft, s.house
 					tab := tables[s.method][name][j]
 					if s.house {
 						tab = tab.withoutHouse(base)
 					}
-					p.assocTable = tab.trim(s.k, s.min)
-					fig.add(newIndex(docs, p), f.test)
+					fig.add(newIndex(docs, s.params(tab.trim(s.k, s.min))), f.test)
 				}
 				figs[i][name] = fig
 			}
@@ -224,7 +221,7 @@ func TestAssocTransfer(t *testing.T) {
 		}
 	}
 	for i, g := range grid {
-		if g.method == assocShipped && g.weight == assocOn.assocWeight && g.k == assocOn.assocK && g.min == assocOn.assocMin && g.any == assocOn.assocAny && g.soft == assocOn.assocSoft && g.house == assocOn.assocHouse {
+		if g.shipped() {
 			t.Logf("shipped: %-48s in domain %s, servers left out %s", g, figs[i]["set"], figs[i]["server"])
 		}
 	}

@@ -162,15 +162,7 @@ func TestPairTransfer(t *testing.T) {
 	if os.Getenv("SEARCH_TUNE") == "" {
 		t.Skip("learning a model per fold takes minutes: set SEARCH_TUNE=1 to run it")
 	}
-	docs := ToolDocs(testCatalog(t))
-	base := newIndex(docs, noAssoc)
-	sets := map[string][]query{}
-	var all []query
-	for _, s := range trainSets {
-		sets[s] = readQueries(t, "testdata/"+s+".txt")
-		all = append(all, sets[s]...)
-	}
-	cvs := map[string][]fold{"set": setFolds(sets, trainSets), "server": transferFolds(all)}
+	docs, base, cvs := transferCVs(t)
 	methods := []pairMethod{
 		{scale: 12, epochs: 10, minCount: 2},
 		{scale: 12, epochs: 10, minCount: 1 << 30},
@@ -217,15 +209,10 @@ func TestPairTransfer(t *testing.T) {
 				}
 				mu.Lock()
 				defer mu.Unlock()
-				for _, u := range []struct{ to, from *cvFig }{{none[name], &a}, {withAssoc[name], &b}} {
-					u.to.at1 += u.from.at1
-					u.to.at5 += u.from.at5
-					u.to.n += u.from.n
-				}
+				none[name].merge(a)
+				withAssoc[name].merge(b)
 				for i := range methods {
-					figs[i][name].at1 += ms[i].at1
-					figs[i][name].at5 += ms[i].at5
-					figs[i][name].n += ms[i].n
+					figs[i][name].merge(ms[i])
 				}
 			}()
 		}
