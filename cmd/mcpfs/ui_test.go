@@ -385,6 +385,9 @@ func TestUIInBrowser(t *testing.T) {
 		total, own = append(total, a), append(own, b)
 	}
 	report("after a reload", total, own)
+	if v, _ := eval(`document.getElementById("editor").value`).(string); !strings.Contains(v, "documents in the store") {
+		t.Errorf("after a reload the editor holds\n%s\nwant the text typed before it", v)
+	}
 	// The way a user comes: the printed URL opened in a new tab of a
 	// running browser.
 	total, own = total[:0], own[:0]

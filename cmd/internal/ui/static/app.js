@@ -142,7 +142,10 @@ function gotoPos(line, col) {
   ed.setSelectionRange(off, off);
 }
 
+// scheduleCheck keeps the text (a reload or a new tab starts from it)
+// and checks it once typing pauses.
 function scheduleCheck() {
+  localStorage.setItem("mcpfs.snippet", ed.value);
   clearTimeout(checkTimer);
   $("check-state").textContent = "…";
   checkTimer = setTimeout(checkNow, 250);
@@ -159,7 +162,6 @@ async function checkNow() {
   else { st.textContent = (problems.length || 1) + " problem" + (problems.length > 1 ? "s" : ""); st.className = "bad-text muted"; }
   renderProblems(resp);
   renderEditor();
-  localStorage.setItem("mcpfs.snippet", src);
 }
 
 ed.addEventListener("input", () => { renderEditor(); scheduleCheck(); });
