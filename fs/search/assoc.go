@@ -28,7 +28,8 @@ import (
 // the house words of the catalog searched are skipped (assocHouse).
 //
 // It is on (params.assocWeight in defaults): every query word, its first
-// three terms, at 0.3 of a literal match relative to the first. The
+// two terms, at 0.3 of a literal match relative to the first, adding to
+// a score without counting as a word the document covers. The
 // setting was chosen by two cross-validations (TestAssocTransfer;
 // docs/BENCHMARKS.md, "Fourteenth round"): the best over the query sets
 // left out one at a time, among the settings that cost at most a point

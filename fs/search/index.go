@@ -162,9 +162,9 @@ var defaults = params{
 	// round"), the best in domain of those that cost at most a point at
 	// @1 on a server left out of the training: every query word, its
 	// first 2 terms met in at least 2 queries that are no server's house
-	// word, at 0.2 of a literal match relative to the first, counting as
-	// a word covered.
-	assocWeight: 0.2, assocK: 2, assocMin: 2, assocAny: true, assocHouse: true,
+	// word, at 0.3 of a literal match relative to the first, adding to a
+	// score without counting as a word covered.
+	assocWeight: 0.3, assocK: 2, assocMin: 2, assocAny: true, assocSoft: true, assocHouse: true,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then
