@@ -29,6 +29,7 @@ func (c *checker) checkVet() {
 		case *ast.CallExpr:
 			c.vetPrintf(n)
 			c.vetUnmarshal(n)
+			c.vetSortMap(n)
 		case *ast.FuncType:
 			c.vetLockParams(n)
 		case *ast.FuncDecl:
@@ -611,6 +612,57 @@ func (c *checker) vetUnmarshal(call *ast.CallExpr) {
 	a := c.text(arg)
 	c.errorf(arg.Pos(), fmt.Sprintf("it fills what the pointer points to: pass the address, &%s", a),
 		"%s.%s is given %s, a %s, not a pointer: it cannot set it", fn.Pkg().Name(), fn.Name(), a, c.typeString(t))
+}
+
+// vetSortMap: sort.Slice (SliceStable, SliceIsSorted) given a map, which
+// has no order to sort: it panics at run time. Its keys, collected into a
+// slice, sort.
+func (c *checker) vetSortMap(call *ast.CallExpr) {
+	fn, _ := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sort" || !strings.HasPrefix(fn.Name(), "Slice") || len(call.Args) == 0 {
+		return
+	}
+	arg := call.Args[0]
+	t := c.info.Types[arg].Type
+	if t == nil {
+		return
+	}
+	if _, ok := t.Underlying().(*types.Map); !ok {
+		return
+	}
+	if len(call.Args) == 2 {
+		// The less function indexes the map with the slice's int
+		// positions: its type errors there ("int as string value in map
+		// index") follow from the map and would ask for a conversion.
+		from, to := c.position(call.Args[1].Pos()), c.position(call.Args[1].End())
+		kept := c.errs[:0]
+		for _, e := range c.errs {
+			if strings.Contains(e.Msg, "in map index") && e.Pos.Offset >= from.Offset && e.Pos.Offset < to.Offset {
+				continue
+			}
+			kept = append(kept, e)
+		}
+		c.errs = kept
+	}
+	a := c.text(arg)
+	c.errorf(arg.Pos(), fmt.Sprintf("sort its keys: keys := slices.Sorted(maps.Keys(%s))%s, then range over keys and read %s[k]; to order by value, sort.Slice(keys, func(i, j int) bool { return %s[keys[i]] > %s[keys[j]] })",
+		a, importsNote(c, "slices", "maps"), a, a, a),
+		"sort.%s sorts a slice, and %s is a %s: a map has no order, and sort.%s panics on it", fn.Name(), a, c.typeString(t), fn.Name())
+}
+
+// importsNote names the imports of paths the snippet lacks: ` (import
+// "slices", "maps")`, or "".
+func importsNote(c *checker, paths ...string) string {
+	var missing []string
+	for _, p := range paths {
+		if !c.imports[p] {
+			missing = append(missing, strconv.Quote(p))
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return " (import " + strings.Join(missing, ", ") + ")"
 }
 
 // vetFuncArgs: a function or method value printed by fmt (it prints an

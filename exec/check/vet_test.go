@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -101,6 +102,29 @@ func TestVetRefuses(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("got %v, want an error naming %q", err, tt.want)
+		}
+	}
+}
+
+// TestVetSortMap: sort.Slice given a map (it panics) is refused at the
+// map with the sort of its keys, and the less function's int indexes into
+// a map of string keys add no hint of their own.
+func TestVetSortMap(t *testing.T) {
+	tree := docstoreTree(t)
+	for _, tt := range []struct{ src, want string }{
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"sort\"\n)\n\nfunc main() {\n\tm := map[string]int{\"a\": 2}\n\tsort.Slice(m, func(i, j int) bool { return m[i] < m[j] })\n\tfmt.Println(m)\n}\n",
+			`10:13 sort its keys: keys := slices.Sorted(maps.Keys(m)) (import "slices", "maps")`},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"maps\"\n\t\"slices\"\n\t\"sort\"\n)\n\nfunc main() {\n\tw := map[int]float64{29: 2.5}\n\tsort.SliceStable(w, func(i, j int) bool { return w[i] > w[j] })\n\tfmt.Println(w, slices.Sorted(maps.Keys(w)))\n}\n",
+			"12:19 sort its keys: keys := slices.Sorted(maps.Keys(w)), then range"},
+	} {
+		_, err := Check("snippet.go", []byte(tt.src), tree, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) != 1 {
+			t.Errorf("got %v, want one error", err)
+			continue
+		}
+		if got := fmt.Sprintf("%d:%d %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Hint); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("got %q, want it to start %q", got, tt.want)
 		}
 	}
 }
