@@ -129,6 +129,43 @@ func TestVetSortMap(t *testing.T) {
 	}
 }
 
+// TestVetTimeLayout: time.Parse given the text first, and layouts in
+// pattern letters, are refused with the call or layout to write; Go
+// layouts, named ones and variables pass.
+func TestVetTimeLayout(t *testing.T) {
+	tree := docstoreTree(t)
+	head := "package main\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nfunc main() {\n\td, layout := \"2026-08-01\", time.DateOnly\n\t"
+	for _, tt := range []struct{ body, want string }{
+		{`t, err := time.Parse(d, "2006-01-02")`, `10:23 swap them: time.Parse("2006-01-02", d)`},
+		{`t, err := time.ParseInLocation(d, time.RFC3339, time.UTC)`, `10:33 swap them: time.ParseInLocation(time.RFC3339, d, time.UTC)`},
+		{`t, err := time.Parse("YYYY-MM-DD", d)`, `10:23 write the reference time in its place: "2006-01-02"`},
+		{`t, err := time.Now(), error(nil); _ = t.Format("DD/MM/YYYY HH:mm:ss")`, `10:49 write the reference time in its place: "02/01/2006 15:04:05"`},
+	} {
+		src := head + tt.body + "\n\tfmt.Println(t, err, layout, d)\n}\n"
+		_, err := Check("snippet.go", []byte(src), tree, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) != 1 {
+			t.Errorf("%s: got %v, want one error", tt.body, err)
+			continue
+		}
+		if got := fmt.Sprintf("%d:%d %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Hint); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+	for _, body := range []string{
+		`t, err := time.Parse("2006-01-02", d)`,
+		`t, err := time.Parse(layout, d)`,
+		`t, err := time.Parse(time.RFC3339, "2026-08-01T15:04:00Z")`,
+		`t, err := time.Parse("Jan 2 15:04", "Aug 1 06:30")`,
+		`t, err := time.Now(), error(nil); _ = t.Format("Monday, Jan 2") + t.Format(layout) + d`,
+	} {
+		src := head + body + "\n\tfmt.Println(t, err, layout, d)\n}\n"
+		if _, err := Check("snippet.go", []byte(src), tree, Options{}); err != nil {
+			t.Errorf("%s: refused:\n%v", body, err)
+		}
+	}
+}
+
 // TestRepairHint: for type errors no rule explains, the edits of the
 // expression that type-check are named.
 func TestRepairHint(t *testing.T) {
