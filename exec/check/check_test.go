@@ -86,6 +86,22 @@ func TestMissingImportOnce(t *testing.T) {
 	}
 }
 
+// TestAssignCountFillsArgs: one variable for a call that returns two and
+// also leaves out an argument: the hint writes the whole call, so that
+// applying it alone compiles.
+func TestAssignCountFillsArgs(t *testing.T) {
+	src := "package main\nimport (\n\t\"fmt\"\n\t\"strconv\"\n)\nfunc main() {\n\ts := \"14.5\"\n\tf := strconv.ParseFloat(s)\n\tfmt.Println(f)\n}\n"
+	_, err := Check("snippet.go", []byte(src), nil, Options{})
+	var el ErrorList
+	if !errors.As(err, &el) || len(el) == 0 {
+		t.Fatalf("got %v, want errors", err)
+	}
+	want := "8:7 strconv.ParseFloat returns 2 values: write f, err := strconv.ParseFloat(s, 64), then check err"
+	if got := fmt.Sprintf("%d:%d %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Hint); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestOnePassHints: hints that lead to the fix in one run, not two.
 func TestOnePassHints(t *testing.T) {
 	for _, tt := range []struct {

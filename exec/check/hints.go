@@ -1231,7 +1231,13 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 			return fmt.Sprintf("fmt.%s prints; fmt.%s returns the string: %s %s fmt.%s(...)", fn.Name(), sname, strings.Join(lhs, ", "), tok, sname)
 		}
 	}
-	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, c.text(rhs))
+	rs := c.text(rhs)
+	if call, ok := rhs.(*ast.CallExpr); ok {
+		if f := c.filledCall(call); f != "" {
+			rs = f // the call also leaves out arguments: one fix for both
+		}
+	}
+	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, rs)
 	if cleanup != "" {
 		h += fmt.Sprintf(", then defer %s()", cleanup)
 	}

@@ -534,6 +534,26 @@ func (c *checker) stdArgCountHint(call *ast.CallExpr) string {
 	return fmt.Sprintf("func %s%s\n%s: write %s(%s)", name, strings.TrimPrefix(c.sigString(sig), "func"), what, c.text(call.Fun), strings.Join(out, ", "))
 }
 
+// filledCall is call written with the arguments it leaves out filled in,
+// as stdArgCountHint fills them (strconv.ParseFloat(s, 64)), when it
+// calls a standard function with too few; otherwise "".
+func (c *checker) filledCall(call *ast.CallExpr) string {
+	fn, _ := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || strings.HasPrefix(fn.Pkg().Path(), treePrefix) || fn.Pkg() == c.pkg {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	ps := sig.Params()
+	if sig.Variadic() || len(call.Args) >= ps.Len() || call.Ellipsis != token.NoPos {
+		return ""
+	}
+	out := c.texts(call.Args)
+	for i := len(call.Args); i < ps.Len(); i++ {
+		out = append(out, c.placeholder(ps.At(i)))
+	}
+	return fmt.Sprintf("%s(%s)", c.text(call.Fun), strings.Join(out, ", "))
+}
+
 // placeholder is what to write for a missing argument: the parameter's
 // name, with a value of its type where the name says little.
 func (c *checker) placeholder(p *types.Var) string {
