@@ -86,6 +86,22 @@ func TestMissingImportOnce(t *testing.T) {
 	}
 }
 
+// TestAssignCountFillsArgs: one variable for a call that returns two and
+// also leaves out an argument: the hint writes the whole call, so that
+// applying it alone compiles.
+func TestAssignCountFillsArgs(t *testing.T) {
+	src := "package main\nimport (\n\t\"fmt\"\n\t\"strconv\"\n)\nfunc main() {\n\ts := \"14.5\"\n\tf := strconv.ParseFloat(s)\n\tfmt.Println(f)\n}\n"
+	_, err := Check("snippet.go", []byte(src), nil, Options{})
+	var el ErrorList
+	if !errors.As(err, &el) || len(el) == 0 {
+		t.Fatalf("got %v, want errors", err)
+	}
+	want := "8:7 strconv.ParseFloat returns 2 values: write f, err := strconv.ParseFloat(s, 64), then check err"
+	if got := fmt.Sprintf("%d:%d %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Hint); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestOnePassHints: hints that lead to the fix in one run, not two.
 func TestOnePassHints(t *testing.T) {
 	for _, tt := range []struct {
@@ -104,6 +120,20 @@ func TestOnePassHints(t *testing.T) {
 		{"int for a float64 variable",
 			"package main\nimport \"fmt\"\nfunc main() {\n\tn := 3\n\tvar f float64 = n\n\tfmt.Println(f)\n}\n",
 			[]string{"5:18 n is an int: convert it, float64(n)"}},
+		{"an integer division for a float64: the operands are converted, not the quotient",
+			"package main\nimport \"fmt\"\ntype R struct{ Share float64 }\nfunc main() {\n\tkg, a, n := 5500, 3, 10\n\tvar t float64 = kg / 1000.0\n\tr := R{Share: (a - 1) * 100 / n}\n\tvar m float64 = a % 2\n\tfmt.Println(t, r, m)\n}\n",
+			[]string{"6:18 kg / 1000.0 is an int: an integer division, which drops the fraction; convert before dividing, float64(kg) / 1000.0",
+				"7:16 (a - 1) * 100 / n is an int: an integer division, which drops the fraction; convert before dividing, (float64(a) - 1) * 100 / float64(n)",
+				"8:18 a % 2 is an int: convert it, float64(a % 2)"}},
+		{"a string ordered against a number is parsed, a string equal to one may be compared as text",
+			"package main\nimport \"fmt\"\nfunc main() {\n\tm, g := \"14.5\", \"3\"\n\tfmt.Println(m > 17.0, g == 3)\n}\n",
+			[]string{`5:18 m is a string, and strings order as text ("9" > "17"): convert it first, n, err := strconv.ParseFloat(m, 64), then compare n > 17.0`,
+				`5:29 g is a string: compare it with a string, "3", or convert it first, n, err := strconv.Atoi(g)`}},
+		{"a string where a time.Time is wanted is parsed, with the layout of its shape",
+			"package main\nimport (\n\t\"fmt\"\n\t\"time\"\n)\nfunc main() {\n\td, s := time.Now(), \"x\"\n\tfmt.Println(d.After(\"2026-07-01\"), d.Sub(s), time.Since(\"2026-07-01 10:00:00\"))\n}\n",
+			[]string{`8:22 a string is not a time.Time: parse it first, t, err := time.Parse(time.DateOnly, "2026-07-01"), check err, then pass t`,
+				`8:43 a string is not a time.Time: parse it first, t, err := time.Parse("2006-01-02", s) (the layout of its text, written as the reference time), check err, then pass t`,
+				`8:58 a string is not a time.Time: parse it first, t, err := time.Parse(time.DateTime, "2026-07-01 10:00:00"), check err, then pass t`}},
 		{"maps.Keys kept as a slice, without its import",
 			"package main\nimport (\n\t\"fmt\"\n\t\"sort\"\n)\nfunc main() {\n\tm := map[string]int{\"a\": 1}\n\tks := maps.Keys(m)\n\tsort.Strings(ks)\n\tfmt.Println(ks, maps.Values(m))\n}\n",
 			[]string{`8:8 add import "maps"; maps.Keys returns an iterator (iter.Seq), not a slice: for a sorted slice write slices.Sorted(maps.Keys(...)), for a slice slices.Collect(maps.Keys(...)) (import "slices")`}},

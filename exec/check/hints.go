@@ -1110,7 +1110,15 @@ func (c *checker) binaryHint(b *ast.BinaryExpr) string {
 				}
 				return h
 			}
-			return fmt.Sprintf("%s is a string: compare it with a string, %q, or convert it first, n, err := strconv.Atoi(%s)", c.text(p[0]), tv.Value.ExactString(), c.text(p[0]))
+			parse := fmt.Sprintf("n, err := strconv.Atoi(%s)", c.text(p[0]))
+			if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 {
+				parse = fmt.Sprintf("n, err := strconv.ParseFloat(%s, 64)", c.text(p[0]))
+			}
+			if b.Op != token.EQL && b.Op != token.NEQ {
+				// Strings order as text ("9" > "17"): only a number compares.
+				return fmt.Sprintf("%s is a string, and strings order as text (\"9\" > \"17\"): convert it first, %s, then compare n %s %s", c.text(p[0]), parse, b.Op, c.text(p[1]))
+			}
+			return fmt.Sprintf("%s is a string: compare it with a string, %q, or convert it first, %s", c.text(p[0]), tv.Value.ExactString(), parse)
 		}
 	}
 	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
@@ -1223,7 +1231,13 @@ func (c *checker) assignCountHint(pos token.Pos, m []string) string {
 			return fmt.Sprintf("fmt.%s prints; fmt.%s returns the string: %s %s fmt.%s(...)", fn.Name(), sname, strings.Join(lhs, ", "), tok, sname)
 		}
 	}
-	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, c.text(rhs))
+	rs := c.text(rhs)
+	if call, ok := rhs.(*ast.CallExpr); ok {
+		if f := c.filledCall(call); f != "" {
+			rs = f // the call also leaves out arguments: one fix for both
+		}
+	}
+	h := fmt.Sprintf("%s returns %d values: write %s %s %s", m[2], tup.Len(), strings.Join(names, ", "), tok, rs)
 	if cleanup != "" {
 		h += fmt.Sprintf(", then defer %s()", cleanup)
 	}
@@ -3223,11 +3237,49 @@ func numericConvertHint(c *checker, x ast.Expr, from, to types.Type) string {
 	if strings.ContainsRune("aeiou", rune(ft[0])) {
 		article = "an"
 	}
+	if fb.Info()&types.IsInteger != 0 && tb.Info()&types.IsFloat != 0 {
+		if div := c.floatDivision(x, c.typeString(to)); div != "" {
+			return fmt.Sprintf("%s is %s %s: an integer division, which drops the fraction; convert before dividing, %s", c.text(x), article, ft, div)
+		}
+	}
 	h := fmt.Sprintf("%s is %s %s: convert it, %s(%s)", c.text(x), article, ft, c.typeString(to), c.text(x))
 	if fb.Info()&types.IsFloat != 0 && tb.Info()&types.IsInteger != 0 {
 		h += " (it drops the fraction; math.Round first to round)"
 	}
 	return h
+}
+
+// floatDivision rewrites x, an integer expression wanted as a float, so
+// that its divisions divide floats: every operand that is not a constant is
+// converted (float64(a) / float64(b) * 100), constants stay as written. It
+// returns "" when x divides nothing or uses an operator floats lack (%, <<).
+func (c *checker) floatDivision(x ast.Expr, conv string) string {
+	divides, ok := false, true
+	var rewrite func(e ast.Expr) string
+	rewrite = func(e ast.Expr) string {
+		if c.info.Types[e].Value != nil {
+			return c.text(e)
+		}
+		switch e := e.(type) {
+		case *ast.ParenExpr:
+			return "(" + rewrite(e.X) + ")"
+		case *ast.BinaryExpr:
+			switch e.Op {
+			case token.QUO:
+				divides = true
+			case token.ADD, token.SUB, token.MUL:
+			default:
+				ok = false
+			}
+			return rewrite(e.X) + " " + e.Op.String() + " " + rewrite(e.Y)
+		}
+		return conv + "(" + c.text(e) + ")"
+	}
+	s := rewrite(x)
+	if !divides || !ok {
+		return ""
+	}
+	return s
 }
 
 // lastUseNote: the hint removes fun (pkg.F), the snippet's only use of

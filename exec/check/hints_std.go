@@ -534,6 +534,26 @@ func (c *checker) stdArgCountHint(call *ast.CallExpr) string {
 	return fmt.Sprintf("func %s%s\n%s: write %s(%s)", name, strings.TrimPrefix(c.sigString(sig), "func"), what, c.text(call.Fun), strings.Join(out, ", "))
 }
 
+// filledCall is call written with the arguments it leaves out filled in,
+// as stdArgCountHint fills them (strconv.ParseFloat(s, 64)), when it
+// calls a standard function with too few; otherwise "".
+func (c *checker) filledCall(call *ast.CallExpr) string {
+	fn, _ := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || strings.HasPrefix(fn.Pkg().Path(), treePrefix) || fn.Pkg() == c.pkg {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	ps := sig.Params()
+	if sig.Variadic() || len(call.Args) >= ps.Len() || call.Ellipsis != token.NoPos {
+		return ""
+	}
+	out := c.texts(call.Args)
+	for i := len(call.Args); i < ps.Len(); i++ {
+		out = append(out, c.placeholder(ps.At(i)))
+	}
+	return fmt.Sprintf("%s(%s)", c.text(call.Fun), strings.Join(out, ", "))
+}
+
 // placeholder is what to write for a missing argument: the parameter's
 // name, with a value of its type where the name says little.
 func (c *checker) placeholder(p *types.Var) string {
@@ -995,6 +1015,16 @@ func (c *checker) stdArgHint(x ast.Expr, parents map[ast.Node]ast.Node) string {
 		}
 		return fmt.Sprintf("a time.Time is not a string: format it, %s.Format(time.RFC3339) (or another layout)", xs)
 	}
+	// A string where a time.Time is wanted: parse it first.
+	if isString(from) && isTimeTime(deref(to)) {
+		layout, what := `"2006-01-02"`, " (the layout of its text, written as the reference time)"
+		if tv := c.info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
+			if l := layoutOf(constant.StringVal(tv.Value)); l != "" {
+				layout, what = l, ""
+			}
+		}
+		return fmt.Sprintf("a string is not a time.Time: parse it first, t, err := time.Parse(%s, %s)%s, check err, then pass t", layout, xs, what)
+	}
 	if h := c.intoNarrowerHint(x, parents); h != "" {
 		return h
 	}
@@ -1305,6 +1335,27 @@ func (c *checker) opMethodHint(pos token.Pos, m []string) string {
 			call = fmt.Sprintf("%s.Compare(%s) %s 0", c.text(b.X), c.text(b.Y), m[1])
 		}
 		return fmt.Sprintf("%s has no operator %s; its method does it: write %s (%s%s)", c.typeString(t), m[1], call, name, strings.TrimPrefix(c.sigString(sig), "func"))
+	}
+	return ""
+}
+
+// layoutOf names the time layout that parses s when s has the shape of a
+// common one (a date, a date and time, RFC 3339), or "".
+func layoutOf(s string) string {
+	shape := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return '9'
+		}
+		return r
+	}, s)
+	switch {
+	case shape == "9999-99-99":
+		return "time.DateOnly"
+	case shape == "9999-99-99 99:99:99":
+		return "time.DateTime"
+	case strings.HasPrefix(shape, "9999-99-99T99:99:99") &&
+		(strings.HasSuffix(shape, "Z") || strings.HasSuffix(shape, "+99:99") || strings.HasSuffix(shape, "-99:99")):
+		return "time.RFC3339"
 	}
 	return ""
 }

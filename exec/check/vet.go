@@ -29,6 +29,8 @@ func (c *checker) checkVet() {
 		case *ast.CallExpr:
 			c.vetPrintf(n)
 			c.vetUnmarshal(n)
+			c.vetSortMap(n)
+			c.vetTimeLayout(n)
 		case *ast.FuncType:
 			c.vetLockParams(n)
 		case *ast.FuncDecl:
@@ -611,6 +613,134 @@ func (c *checker) vetUnmarshal(call *ast.CallExpr) {
 	a := c.text(arg)
 	c.errorf(arg.Pos(), fmt.Sprintf("it fills what the pointer points to: pass the address, &%s", a),
 		"%s.%s is given %s, a %s, not a pointer: it cannot set it", fn.Pkg().Name(), fn.Name(), a, c.typeString(t))
+}
+
+// vetSortMap: sort.Slice (SliceStable, SliceIsSorted) given a map, which
+// has no order to sort: it panics at run time. Its keys, collected into a
+// slice, sort.
+func (c *checker) vetSortMap(call *ast.CallExpr) {
+	fn, _ := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sort" || !strings.HasPrefix(fn.Name(), "Slice") || len(call.Args) == 0 {
+		return
+	}
+	arg := call.Args[0]
+	t := c.info.Types[arg].Type
+	if t == nil {
+		return
+	}
+	if _, ok := t.Underlying().(*types.Map); !ok {
+		return
+	}
+	if len(call.Args) == 2 {
+		// The less function indexes the map with the slice's int
+		// positions: its type errors there ("int as string value in map
+		// index") follow from the map and would ask for a conversion.
+		from, to := c.position(call.Args[1].Pos()), c.position(call.Args[1].End())
+		kept := c.errs[:0]
+		for _, e := range c.errs {
+			if strings.Contains(e.Msg, "in map index") && e.Pos.Offset >= from.Offset && e.Pos.Offset < to.Offset {
+				continue
+			}
+			kept = append(kept, e)
+		}
+		c.errs = kept
+	}
+	a := c.text(arg)
+	c.errorf(arg.Pos(), fmt.Sprintf("sort its keys: keys := slices.Sorted(maps.Keys(%s))%s, then range over keys and read %s[k]; to order by value, sort.Slice(keys, func(i, j int) bool { return %s[keys[i]] > %s[keys[j]] })",
+		a, importsNote(c, "slices", "maps"), a, a, a),
+		"sort.%s sorts a slice, and %s is a %s: a map has no order, and sort.%s panics on it", fn.Name(), a, c.typeString(t), fn.Name())
+}
+
+// vetTimeLayout: time.Parse (ParseInLocation) given its text first and
+// its layout second, or a layout written in another language's pattern
+// letters (YYYY-MM-DD) where Go writes the reference time (2006-01-02).
+// Both fail at run time, with an error a snippet often drops.
+func (c *checker) vetTimeLayout(call *ast.CallExpr) {
+	fn, _ := c.calleeFuncOrMethod(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+		return
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return
+	}
+	switch {
+	case (fn.Name() == "Parse" || fn.Name() == "ParseInLocation") && sig.Recv() == nil && len(call.Args) >= 2:
+		layout, text := c.constString(call.Args[0]), c.constString(call.Args[1])
+		// A text given as a constant that holds the reference year is a
+		// layout; against a layout given as a constant, any clock of it.
+		swapped := text != nil && (strings.Contains(*text, "2006") || layout != nil && isGoLayout(*text) && !isGoLayout(*layout))
+		if swapped {
+			args := append([]string{c.text(call.Args[1]), c.text(call.Args[0])}, c.texts(call.Args[2:])...)
+			c.errorf(call.Args[0].Pos(), fmt.Sprintf("swap them: time.%s(%s)", fn.Name(), strings.Join(args, ", ")),
+				"time.%s takes the layout first, then the text: %s is the layout", fn.Name(), c.text(call.Args[1]))
+			return
+		}
+		c.vetPatternLayout(fn, call.Args[0])
+	case fn.Name() == "Format" && sig.Recv() != nil && len(call.Args) == 1:
+		c.vetPatternLayout(fn, call.Args[0])
+	}
+}
+
+// vetPatternLayout: a constant layout in pattern letters (YYYY-MM-DD
+// HH:mm:ss), which Go's time package reads as text.
+func (c *checker) vetPatternLayout(fn *types.Func, arg ast.Expr) {
+	l := c.constString(arg)
+	if l == nil || isGoLayout(*l) {
+		return
+	}
+	fixed := strings.NewReplacer("YYYY", "2006", "yyyy", "2006", "YY", "06", "yy", "06",
+		"MM", "01", "DD", "02", "dd", "02", "HH", "15", "hh", "03", "mm", "04", "ss", "05", "SS", "05").Replace(*l)
+	if fixed == *l || !isGoLayout(fixed) {
+		return
+	}
+	name := "time." + fn.Name()
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		name = "a time.Time's " + fn.Name()
+	}
+	c.errorf(arg.Pos(), fmt.Sprintf("write the reference time in its place: %q", fixed),
+		"%s is not a Go layout: %s reads a layout as the reference time Mon Jan 2 15:04:05 MST 2006 written the way you want (2006 the year, 01 the month, 02 the day, 15:04:05 the time)", c.text(arg), name)
+}
+
+// isGoLayout reports whether s holds a year or a clock of the reference
+// time, as every useful layout does.
+func isGoLayout(s string) bool {
+	return strings.Contains(s, "2006") || strings.Contains(s, "15:04") || strings.Contains(s, "03:04") ||
+		(strings.Contains(s, "01") && strings.Contains(s, "02") && strings.Contains(s, "06"))
+}
+
+// constString is the value of a constant string expression, or nil.
+func (c *checker) constString(e ast.Expr) *string {
+	tv := c.info.Types[e]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil
+	}
+	s := constant.StringVal(tv.Value)
+	return &s
+}
+
+// texts is the source text of each expression.
+func (c *checker) texts(es []ast.Expr) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, c.text(e))
+	}
+	return out
+}
+
+// importsNote names the imports of paths the snippet lacks: ` (import
+// "slices", "maps")`, or "".
+func importsNote(c *checker, paths ...string) string {
+	var missing []string
+	for _, p := range paths {
+		if !c.imports[p] {
+			missing = append(missing, strconv.Quote(p))
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return " (import " + strings.Join(missing, ", ") + ")"
 }
 
 // vetFuncArgs: a function or method value printed by fmt (it prints an

@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -101,6 +102,66 @@ func TestVetRefuses(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("got %v, want an error naming %q", err, tt.want)
+		}
+	}
+}
+
+// TestVetSortMap: sort.Slice given a map (it panics) is refused at the
+// map with the sort of its keys, and the less function's int indexes into
+// a map of string keys add no hint of their own.
+func TestVetSortMap(t *testing.T) {
+	tree := docstoreTree(t)
+	for _, tt := range []struct{ src, want string }{
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"sort\"\n)\n\nfunc main() {\n\tm := map[string]int{\"a\": 2}\n\tsort.Slice(m, func(i, j int) bool { return m[i] < m[j] })\n\tfmt.Println(m)\n}\n",
+			`10:13 sort its keys: keys := slices.Sorted(maps.Keys(m)) (import "slices", "maps")`},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"maps\"\n\t\"slices\"\n\t\"sort\"\n)\n\nfunc main() {\n\tw := map[int]float64{29: 2.5}\n\tsort.SliceStable(w, func(i, j int) bool { return w[i] > w[j] })\n\tfmt.Println(w, slices.Sorted(maps.Keys(w)))\n}\n",
+			"12:19 sort its keys: keys := slices.Sorted(maps.Keys(w)), then range"},
+	} {
+		_, err := Check("snippet.go", []byte(tt.src), tree, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) != 1 {
+			t.Errorf("got %v, want one error", err)
+			continue
+		}
+		if got := fmt.Sprintf("%d:%d %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Hint); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("got %q, want it to start %q", got, tt.want)
+		}
+	}
+}
+
+// TestVetTimeLayout: time.Parse given the text first, and layouts in
+// pattern letters, are refused with the call or layout to write; Go
+// layouts, named ones and variables pass.
+func TestVetTimeLayout(t *testing.T) {
+	tree := docstoreTree(t)
+	head := "package main\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nfunc main() {\n\td, layout := \"2026-08-01\", time.DateOnly\n\t"
+	for _, tt := range []struct{ body, want string }{
+		{`t, err := time.Parse(d, "2006-01-02")`, `10:23 swap them: time.Parse("2006-01-02", d)`},
+		{`t, err := time.ParseInLocation(d, time.RFC3339, time.UTC)`, `10:33 swap them: time.ParseInLocation(time.RFC3339, d, time.UTC)`},
+		{`t, err := time.Parse("YYYY-MM-DD", d)`, `10:23 write the reference time in its place: "2006-01-02"`},
+		{`t, err := time.Now(), error(nil); _ = t.Format("DD/MM/YYYY HH:mm:ss")`, `10:49 write the reference time in its place: "02/01/2006 15:04:05"`},
+	} {
+		src := head + tt.body + "\n\tfmt.Println(t, err, layout, d)\n}\n"
+		_, err := Check("snippet.go", []byte(src), tree, Options{})
+		var el ErrorList
+		if !errors.As(err, &el) || len(el) != 1 {
+			t.Errorf("%s: got %v, want one error", tt.body, err)
+			continue
+		}
+		if got := fmt.Sprintf("%d:%d %s", el[0].Pos.Line, el[0].Pos.Column, el[0].Hint); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+	for _, body := range []string{
+		`t, err := time.Parse("2006-01-02", d)`,
+		`t, err := time.Parse(layout, d)`,
+		`t, err := time.Parse(time.RFC3339, "2026-08-01T15:04:00Z")`,
+		`t, err := time.Parse("Jan 2 15:04", "Aug 1 06:30")`,
+		`t, err := time.Now(), error(nil); _ = t.Format("Monday, Jan 2") + t.Format(layout) + d`,
+	} {
+		src := head + body + "\n\tfmt.Println(t, err, layout, d)\n}\n"
+		if _, err := Check("snippet.go", []byte(src), tree, Options{}); err != nil {
+			t.Errorf("%s: refused:\n%v", body, err)
 		}
 	}
 }
