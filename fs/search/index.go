@@ -116,8 +116,11 @@ type params struct {
 	// words most of its server's tools share included.
 	aoSplit, aoFullName bool
 	famPenalty          float64
-	proxBoost           float64
-	proxWindow          int
+	// delPenalty lowers a tool whose name deletes when the query names
+	// no action: removing is seldom the need unless a query says so.
+	delPenalty float64
+	proxBoost  float64
+	proxWindow int
 	// Associations learned from labelled queries (assoc.go): a query
 	// word no document and no vocabulary line knows (with assocAny, any
 	// query word) also finds the first assocK terms it met in at least
@@ -157,6 +160,9 @@ var defaults = params{
 	// untuned sets (docs/BENCHMARKS.md, "Ninth round"); no proximity.
 	aoBonus: 0.4, aoPenalty: 0.6, aoQuestion: true, aoFullName: true,
 	famPenalty: 0.1, proxWindow: 3,
+	// A tool that deletes, when the query names no action: cross-validated
+	// in TestAssocTransfer (docs/BENCHMARKS.md, "Fourteenth round").
+	delPenalty: 0.1,
 	// Associations learned from labelled queries (assoc.go): the setting
 	// chosen by TestAssocTransfer (docs/BENCHMARKS.md, "Fourteenth
 	// round"), the best in domain of those that cost at most a point at
@@ -799,7 +805,7 @@ func (x *Index) rank(query string, cs []concept) []Hit {
 		if x.docs[i].Deprecated {
 			s *= deprecatedFactor
 		}
-		if qa != noAction {
+		if qa != noAction || x.p.delPenalty > 0 {
 			s *= x.actionFactor(i, qa, cs[:asked])
 		}
 		if x.p.famPenalty > 0 {

@@ -109,18 +109,18 @@ func (x *Index) agree(q, d action) bool {
 // actionFactor scales document i by how its name's action meets the
 // query's: up by aoBonus when they agree and the query also asks for a
 // word of the name besides its verb (its object), down by aoPenalty when
-// they differ.
+// they differ; when the query names no action, down by delPenalty if the
+// name deletes.
 func (x *Index) actionFactor(i int, qa action, cs []concept) float64 {
-	if qa == noAction {
-		return 1
-	}
 	name := x.names[i]
 	if x.p.aoFullName {
 		name = x.fullNames[i]
 	}
 	da, at := nameAction(name)
 	switch {
-	case da == noAction:
+	case qa == noAction && da == deleteAction:
+		return 1 - x.p.delPenalty
+	case qa == noAction, da == noAction:
 		return 1
 	case !x.agree(qa, da):
 		return 1 - x.p.aoPenalty

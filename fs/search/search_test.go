@@ -298,3 +298,33 @@ func TestPrefixFallback(t *testing.T) {
 		t.Errorf("mem: got %v, want nothing: too short to stand for a prefix", hits)
 	}
 }
+
+// A query that names no action does not want a tool that deletes first:
+// "Grace mentors Heidi" records a relation, it does not remove one.
+func TestDeleteNotUnasked(t *testing.T) {
+	docs := []Doc{
+		{Kind: KindTool, Name: "kg.CreateRelations", Server: "kg", Tool: "create_relations", Summary: "Relations between entities in the graph."},
+		{Kind: KindTool, Name: "kg.DeleteRelations", Server: "kg", Tool: "delete_relations", Summary: "Relations between entities in the graph: relations."},
+		{Kind: KindTool, Name: "kg.ReadGraph", Server: "kg", Tool: "read_graph", Summary: "Read the entire knowledge graph."},
+	}
+	for _, tt := range []struct {
+		query, want string
+	}{
+		{"Grace mentors Heidi, a relation in the graph", "kg.CreateRelations"},
+		{"remove the relation between Grace and Heidi", "kg.DeleteRelations"},
+		{"Grace no longer mentors Heidi, delete that relation", "kg.DeleteRelations"},
+	} {
+		p := noAssoc
+		if got := newIndex(docs, p).Search(tt.query, 1); len(got) == 0 || got[0].Doc.Name != tt.want {
+			t.Errorf("%q: got %v first, want %s", tt.query, got, tt.want)
+		}
+	}
+	// The two descriptions differ only in that delete_relations says
+	// "relations" once more: without the penalty it comes first, so the
+	// test would catch the penalty's loss.
+	p := noAssoc
+	p.delPenalty = 0
+	if got := newIndex(docs, p).Search("Grace mentors Heidi, a relation in the graph", 1); len(got) == 0 || got[0].Doc.Name != "kg.DeleteRelations" {
+		t.Errorf("without the penalty %v comes first, want kg.DeleteRelations: the catalog no longer tells the penalty apart", got)
+	}
+}
