@@ -333,6 +333,14 @@ func TestCallsFromSnippet(t *testing.T) {
 			wantErr: "the arguments of docstore.word_count are not valid JSON",
 		},
 		{
+			// Explicit instantiations of the compiled runtime's generic
+			// function, as a value and called.
+			name:   "mcp.Ptr with its type argument",
+			body:   "p := mcp.Ptr[int]\n\tx := p(3)\n\t*x++\n\tvar q func(string) *string = mcp.Ptr[string]\n\tfmt.Println(*x, *mcp.Ptr[float64](2)/4, *p(4), *q(\"s\"), context.Background() != nil)",
+			result: `{"content":[]}`,
+			want:   "4 0.5 4 s true\n",
+		},
+		{
 			name: "result bytes as sent",
 			body: `raw, err := mcp.Transport(context.Background(), "docstore", "word_count", json.RawMessage(` + "`{\"text\": \"a b\"}`" + `))
 	fmt.Println(string(raw), err)

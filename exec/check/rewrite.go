@@ -315,7 +315,7 @@ func (r *rewriter) walk(n ast.Node, stack []ast.Node) {
 	if n == nil || r.skip[n] {
 		return
 	}
-	if r.iterType(n) {
+	if r.iterType(n) || r.instExpr(n, stack) {
 		return
 	}
 	switch n := n.(type) {

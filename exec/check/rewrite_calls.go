@@ -219,28 +219,37 @@ func (r *rewriter) stdCall(call *ast.CallExpr, fn string) {
 			return
 		}
 	}
+	name, ok := r.stdHelper(fn, r.typeArgs(call), call.Pos())
+	if !ok {
+		return
+	}
+	r.replace(call.Fun.Pos(), call.Fun.End(), name)
+	r.consume(call)
+}
+
+// stdHelper returns the helper that does fn (a function of slices, maps
+// or cmp) for the type arguments args, or reports at pos why there is
+// none.
+func (r *rewriter) stdHelper(fn string, args []types.Type, pos token.Pos) (string, bool) {
 	tmpl, ok := stdHelpers[fn]
 	if !ok || tmpl == "" {
 		hint := "supported: " + supported()
 		if _, isSeq := seqHelpers[fn]; isSeq || strings.HasPrefix(fn, "maps.") && strings.Contains("maps.All maps.Insert maps.Collect", fn) {
 			hint = "iterators work only inside slices.Collect, slices.Sorted, slices.SortedFunc and range, e.g. slices.Sorted(maps.Keys(m))\n" + hint
 		}
-		r.errorf(call.Pos(), hint, "%s is not available in snippets", fn)
-		return
+		r.errorf(pos, hint, "%s is not available in snippets", fn)
+		return "", false
 	}
-	args := r.typeArgs(call)
 	var repl []string
 	ok = false
-	tps := r.collectTypeParams(func() { repl, ok = r.replacer(fn, args, call.Pos()) })
+	tps := r.collectTypeParams(func() { repl, ok = r.replacer(fn, args, pos) })
 	if !ok {
-		return
+		return "", false
 	}
 	key := fn + " " + strings.Join(repl[1:], ",")
-	name := r.genericHelper(key, strings.ReplaceAll(fn, ".", "_"), tps, func(f string) string {
+	return r.genericHelper(key, strings.ReplaceAll(fn, ".", "_"), tps, func(f string) string {
 		return strings.NewReplacer(append([]string{"$F", f}, repl...)...).Replace(tmpl)
-	})
-	r.replace(call.Fun.Pos(), call.Fun.End(), name)
-	r.consume(call)
+	}), true
 }
 
 // replacer maps the template placeholders of fn to the type names of its
@@ -537,11 +546,15 @@ func (r *rewriter) ptrCall(call *ast.CallExpr) {
 	if tn == "" {
 		return
 	}
-	name := r.helper("ptr "+tn, "ptr", func(f string) string {
+	r.replace(call.Fun.Pos(), call.Fun.End(), r.ptrHelper(tn))
+	r.consume(call)
+}
+
+// ptrHelper returns the name of the helper that does mcp.Ptr for type tn.
+func (r *rewriter) ptrHelper(tn string) string {
+	return r.helper("ptr "+tn, "ptr", func(f string) string {
 		return "func " + f + "(v " + tn + ") *" + tn + " { return &v }"
 	})
-	r.replace(call.Fun.Pos(), call.Fun.End(), name)
-	r.consume(call)
 }
 
 // panicCall records where a panic call is, and what Go prints for its
