@@ -1675,6 +1675,9 @@ func (c *checker) writerArgHint(sel *ast.SelectorExpr, parent ast.Node) string {
 				return fmt.Sprintf("fmt.%s writes to a writer; a snippet prints with fmt.%s(...): drop the %s argument",
 					fun.Sel.Name, "P"+strings.TrimPrefix(fun.Sel.Name, "Fp"), c.text(sel))
 			case path == "encoding/json":
+				if fun.Sel.Name == "NewEncoder" {
+					return c.encoderHint(call)
+				}
 				return ""
 			}
 		} else if arg != 0 {
@@ -1692,6 +1695,64 @@ func (c *checker) writerArgHint(sel *ast.SelectorExpr, parent ast.Node) string {
 	}
 	return fmt.Sprintf("%s takes an io.Writer: write into a strings.Builder and print that: var %s strings.Builder%s, pass &%s instead of %s, then fmt.Print(%s.String()) when it is done",
 		callee, sb, imp, sb, c.text(sel), sb)
+}
+
+// encoderHint says what to write instead of a json.Encoder over os.Stdout
+// (call is its json.NewEncoder): marshal the value the snippet encodes and
+// print it, with json.MarshalIndent and the snippet's own SetIndent
+// arguments when it sets some, so that the output keeps its layout. The
+// encoder is the variable call is assigned to, or call itself when the
+// snippet chains .Encode onto it.
+func (c *checker) encoderHint(call *ast.CallExpr) string {
+	enc := ""
+	v, indent := "v", ""
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			if len(s.Lhs) == 1 && len(s.Rhs) == 1 && s.Rhs[0] == ast.Expr(call) {
+				if id, ok := s.Lhs[0].(*ast.Ident); ok {
+					enc = id.Name
+				}
+			}
+		case *ast.ValueSpec:
+			if len(s.Names) == 1 && len(s.Values) == 1 && s.Values[0] == ast.Expr(call) {
+				enc = s.Names[0].Name
+			}
+		case *ast.CallExpr:
+			if m, ok := s.Fun.(*ast.SelectorExpr); ok && m.X == ast.Expr(call) && m.Sel.Name == "Encode" && len(s.Args) == 1 {
+				v = c.text(s.Args[0])
+			}
+		}
+		return true
+	})
+	if enc != "" {
+		ast.Inspect(c.file, func(n ast.Node) bool {
+			ce, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			m, ok := ce.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := m.X.(*ast.Ident); !ok || x.Name != enc {
+				return true
+			}
+			switch {
+			case m.Sel.Name == "SetIndent" && len(ce.Args) == 2:
+				indent = c.text(ce.Args[0]) + ", " + c.text(ce.Args[1])
+			case m.Sel.Name == "Encode" && len(ce.Args) == 1:
+				v = c.text(ce.Args[0])
+			}
+			return true
+		})
+	}
+	b := c.freeName("b", "data", "js")
+	marshal := "json.Marshal(" + v + ")"
+	if indent != "" {
+		marshal = "json.MarshalIndent(" + v + ", " + indent + ")"
+	}
+	return fmt.Sprintf("json.NewEncoder takes an io.Writer: encode with %s, err := %s instead, then fmt.Println(string(%s))", b, marshal, b)
 }
 
 // freeName returns the first of names that no identifier of the snippet
