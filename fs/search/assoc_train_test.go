@@ -376,15 +376,19 @@ var noAssoc = func() params {
 }()
 
 // learnShipped learns the table of assoc/table.txt: assocShipped on
-// assocSets, without the house words of the twelve servers, trimmed to
-// assocOn's k and minimum count.
+// assocSets (without the house words of the twelve servers when assocOn
+// skips house words), trimmed to assocOn's k and minimum count.
 func learnShipped(tb testing.TB) *assocTable {
 	x := newIndex(ToolDocs(testCatalog(tb)), noAssoc)
 	var qs []query
 	for _, s := range assocSets {
 		qs = append(qs, readQueries(tb, "testdata/"+s+".txt")...)
 	}
-	return trainAssoc(assocPairs(tb, x, qs, assocShipped), assocShipped).withoutHouse(x).trim(assocOn.assocK, assocOn.assocMin)
+	tab := trainAssoc(assocPairs(tb, x, qs, assocShipped), assocShipped)
+	if assocOn.assocHouse {
+		tab = tab.withoutHouse(x)
+	}
+	return tab.trim(assocOn.assocK, assocOn.assocMin)
 }
 
 const assocHeader = `Associations learned from labelled queries (fs/search/assoc.go).

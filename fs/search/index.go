@@ -167,10 +167,10 @@ var defaults = params{
 	// chosen by TestAssocTransfer (docs/BENCHMARKS.md, "Fourteenth
 	// round"), the best in domain of those that cost at most a point at
 	// @1 on a server left out of the training: every query word, its
-	// first 2 terms met in at least 2 queries that are no server's house
-	// word, at 0.3 of a literal match relative to the first, adding to a
-	// score without counting as a word covered.
-	assocWeight: 0.3, assocK: 2, assocMin: 2, assocAny: true, assocSoft: true, assocHouse: true,
+	// first 2 terms met in at least 1 query, at 0.25 of a literal match
+	// relative to the first, adding to a score without counting as a
+	// word covered.
+	assocWeight: 0.25, assocK: 2, assocMin: 1, assocAny: true, assocSoft: true,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then
