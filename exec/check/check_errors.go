@@ -5,14 +5,16 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
 // checkErrorValues refuses the uses of error values that the interpreter
 // gets silently wrong and the rewrite does not convert: errors.Is/As/
-// Unwrap when the snippet declares Is or As methods, or Unwrap returning
-// []error (the standard library cannot see them). Error and Unwrap()
-// error are followed (rewrite_errors.go).
+// Unwrap when the snippet declares As methods, Is methods of another
+// signature than Is(error) bool, or Unwrap returning []error (the
+// standard library cannot see them). Error, Unwrap() error and Is(error)
+// bool are followed (rewrite_errors.go).
 func (c *checker) checkErrorValues() {
 	var chainTypes []string
 	for _, name := range c.pkg.Scope().Names() {
@@ -23,8 +25,17 @@ func (c *checker) checkErrorValues() {
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
 			ms := types.NewMethodSet(t)
 			for i := 0; i < ms.Len(); i++ {
+				if slices.Contains(chainTypes, name+"."+ms.At(i).Obj().Name()) {
+					continue // in the value's method set and the pointer's
+				}
 				switch m := ms.At(i).Obj().Name(); m {
-				case "Is", "As":
+				case "Is":
+					// Is(error) bool is called by errors.Is
+					// (rewrite_errors.go); another Is is not.
+					if !isMethod(t) {
+						chainTypes = append(chainTypes, name+"."+m)
+					}
+				case "As":
 					chainTypes = append(chainTypes, name+"."+m)
 				case "Unwrap":
 					// Unwrap() error is followed (rewrite_errors.go);
