@@ -2097,7 +2097,6 @@ func getFunc(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
-		o := getFrame(f, l).data[i]
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
@@ -2128,10 +2127,12 @@ func getFunc(n *node) {
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
 
-			f.mutex.Lock()
-			getFrame(f, l).data[i] = o
-			f.mutex.Unlock()
-
+			// mcpfs patch: upstream wrote back into the slot of the
+			// creating frame the value it held when the closure was
+			// made. A closure run in a goroutine did so while the
+			// creating function went on: in a loop, the next go
+			// statement could read a closure of an earlier iteration
+			// from the slot, so that one ran twice and its own never.
 			return fr2.data[:numRet]
 		})
 
