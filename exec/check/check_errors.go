@@ -109,7 +109,10 @@ func (c *checker) checkErrorsAsTargets() {
 
 // checkTemplates refuses executing a text/template over values of the
 // snippet's types with methods: the interpreter hides the methods from
-// the template (it neither calls .Method nor formats with String).
+// the template (it neither calls .Method nor formats with String). Data
+// that holds interfaces (map[string]any) is refused when the snippet puts
+// values of such types into interfaces and a template may use their
+// methods (templateHidden).
 func (c *checker) checkTemplates() {
 	ast.Inspect(c.file, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -133,6 +136,13 @@ func (c *checker) checkTemplates() {
 		if m := methodsInside(c.info.TypeOf(call.Args[arg]), map[types.Type]bool{}); m != "" {
 			c.errorf(call.Args[arg].Pos(), "call the methods first and pass their results in a map or a struct without methods",
 				"text/template cannot see the method %s in snippets: the interpreter hides the methods of the snippet's types from the standard library", m)
+		} else if holdsIface(c.info.TypeOf(call.Args[arg]), map[types.Type]bool{}) {
+			// The data holds interfaces (map[string]any): values of the
+			// snippet's types put into them hide their methods too.
+			if m := c.templateHidden(); m != "" {
+				c.errorf(call.Args[arg].Pos(), "call the methods first and put their results in the data (\"Total\": inv.Total(), \"Status\": s.String())",
+					"text/template cannot see the method %s in snippets: the data holds values of the snippet's types in interfaces, and the interpreter hides their methods from the standard library", m)
+			}
 		}
 		return true
 	})

@@ -18,7 +18,7 @@ import (
 //	T.M    →  func(r T, a A) R { return r.M(a) }
 func (r *rewriter) methodSel(sel *ast.SelectorExpr) {
 	s := r.info.Selections[sel]
-	if s == nil || r.called[sel] {
+	if s == nil {
 		return
 	}
 	recv := s.Recv()
@@ -26,10 +26,16 @@ func (r *rewriter) methodSel(sel *ast.SelectorExpr) {
 	if p, ok := recv.(*types.Pointer); ok {
 		base = p.Elem()
 	}
+	if _, isIface := base.Underlying().(*types.Interface); r.called[sel] && (!isIface || s.Kind() != types.MethodExpr) {
+		return // called at once: the interpreter gets it right, but Iface.M(x)
+	}
 	if _, ok := interpNamed(base); !ok {
 		return
 	}
-	if _, isIface := base.Underlying().(*types.Interface); isIface {
+	if _, isIface := base.Underlying().(*types.Interface); isIface && s.Kind() != types.MethodExpr {
+		// A method value of an interface binds the interface value,
+		// which the interpreter does; a method expression of one
+		// (Shape.Name) fails to compile there and is rewritten too.
 		return
 	}
 	sig, ok := s.Type().(*types.Signature)

@@ -850,13 +850,14 @@ type ifaceKeyID struct {
 // key panics as Go does (hash of unhashable type).
 func internIfaceKey(kt reflect.Type, k reflect.Value) reflect.Value {
 	v := k
-	if v.IsValid() && v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return k
-		}
+	if !v.IsValid() || v.Kind() == reflect.Interface && v.IsNil() {
+		// The nil key (m[nil]), however it is held.
+		return reflect.Zero(kt)
+	}
+	if v.Kind() == reflect.Interface {
 		v = v.Elem()
 	}
-	if !v.IsValid() || v.Kind() != reflect.Struct || v.NumField() == 0 || v.Type().Field(0).Name != "IValue" {
+	if v.Kind() != reflect.Struct || v.NumField() == 0 || v.Type().Field(0).Name != "IValue" {
 		return k
 	}
 	cv := v.Field(0)
