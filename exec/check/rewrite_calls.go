@@ -199,7 +199,7 @@ func (r *rewriter) typeArgs(call *ast.CallExpr) []types.Type {
 func supported() string {
 	var names []string
 	for n, t := range stdHelpers {
-		if t != "" {
+		if t != "" && !strings.HasPrefix(n, "sync.") {
 			names = append(names, n)
 		}
 	}
