@@ -18,7 +18,7 @@ import (
 // prints the value), another method when a template parsed from a
 // constant names it (or when a template's text is not a constant).
 func (c *checker) templateHidden() string {
-	boxed := c.boxedTypes()
+	boxed := c.boxedTypes(false)
 	if len(boxed) == 0 {
 		return ""
 	}
@@ -38,24 +38,34 @@ func (c *checker) templateHidden() string {
 // holdsIface reports whether a value of type t can hold an interface
 // value: t is one, or a slice, array, map, pointer or struct holding one.
 func holdsIface(t types.Type, seen map[types.Type]bool) bool {
+	return holdsIfaceOf(t, false, seen)
+}
+
+// holdsIfaceOf is holdsIface for empty interfaces (any) only when
+// emptyOnly: the interpreter gives a value in an interface with methods
+// (fmt.Stringer, error) a wrapper with those methods.
+func holdsIfaceOf(t types.Type, emptyOnly bool, seen map[types.Type]bool) bool {
 	if t == nil || seen[t] {
 		return false
 	}
 	seen[t] = true
+	if _, isParam := t.(*types.TypeParam); isParam {
+		return false // its constraint is no interface value
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Interface:
-		return true
+		return !emptyOnly || u.Empty()
 	case *types.Pointer:
-		return holdsIface(u.Elem(), seen)
+		return holdsIfaceOf(u.Elem(), emptyOnly, seen)
 	case *types.Slice:
-		return holdsIface(u.Elem(), seen)
+		return holdsIfaceOf(u.Elem(), emptyOnly, seen)
 	case *types.Array:
-		return holdsIface(u.Elem(), seen)
+		return holdsIfaceOf(u.Elem(), emptyOnly, seen)
 	case *types.Map:
-		return holdsIface(u.Key(), seen) || holdsIface(u.Elem(), seen)
+		return holdsIfaceOf(u.Key(), emptyOnly, seen) || holdsIfaceOf(u.Elem(), emptyOnly, seen)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
-			if holdsIface(u.Field(i).Type(), seen) {
+			if holdsIfaceOf(u.Field(i).Type(), emptyOnly, seen) {
 				return true
 			}
 		}
@@ -64,15 +74,16 @@ func holdsIface(t types.Type, seen map[types.Type]bool) bool {
 }
 
 // boxedTypes lists, sorted by name, the snippet's types with methods
-// whose values (or pointers) the snippet puts into an interface in a
-// composite literal, an assignment, a var declaration or an append.
-func (c *checker) boxedTypes() []*types.Named {
+// whose values (or pointers) the snippet puts into an interface (an
+// empty one when emptyOnly) in a composite literal, an assignment, a var
+// declaration or an append.
+func (c *checker) boxedTypes(emptyOnly bool) []*types.Named {
 	found := map[*types.Named]bool{}
 	flag := func(e ast.Expr, target types.Type) {
 		if e == nil || target == nil {
 			return
 		}
-		if _, isIface := target.Underlying().(*types.Interface); !isIface {
+		if it, isIface := target.Underlying().(*types.Interface); !isIface || emptyOnly && !it.Empty() {
 			return
 		}
 		methodTypes(c.info.TypeOf(e), found, map[types.Type]bool{})
@@ -280,4 +291,61 @@ func templateNodeNames(n parse.Node, names map[string]bool) {
 	case *parse.TemplateNode:
 		templateNodeNames(x.Pipe, names)
 	}
+}
+
+// fmtPrinters are the functions of fmt whose arguments it formats, with
+// the index of the first one.
+var fmtPrinters = map[string]int{
+	"fmt.Print": 0, "fmt.Println": 0, "fmt.Printf": 1,
+	"fmt.Sprint": 0, "fmt.Sprintln": 0, "fmt.Sprintf": 1,
+	"fmt.Fprint": 1, "fmt.Fprintln": 1, "fmt.Fprintf": 2,
+	"fmt.Errorf": 1, "fmt.Append": 1, "fmt.Appendln": 1, "fmt.Appendf": 2,
+}
+
+// checkFmtGenericBoxed refuses formatting, with fmt, values that hold
+// interfaces when the snippet puts values of an instance of its generic
+// types with a String, Error, GoString or Format method into interfaces:
+// the rewrite converts the values of its other types for fmt, not those,
+// and the interpreter hides their methods (Pair[string, int] in an any
+// printed as {a 1}, in an []any as the interpreter's wrapper).
+func (c *checker) checkFmtGenericBoxed() {
+	var gen []*types.Named
+	for _, n := range c.boxedTypes(true) {
+		if n.TypeArgs().Len() == 0 {
+			continue
+		}
+		ms := types.NewMethodSet(types.NewPointer(n))
+		for _, m := range []string{"String", "Error", "GoString", "Format"} {
+			if ms.Lookup(n.Obj().Pkg(), m) != nil {
+				gen = append(gen, n)
+				break
+			}
+		}
+	}
+	if len(gen) == 0 {
+		return
+	}
+	name := types.TypeString(gen[0], c.qualifier)
+	ast.Inspect(c.file, func(node ast.Node) bool {
+		call, ok := node.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := c.info.Uses[calleeIdent(call.Fun)].(*types.Func)
+		if !ok {
+			return true
+		}
+		first, ok := fmtPrinters[fn.FullName()]
+		if !ok {
+			return true
+		}
+		for i := first; i < len(call.Args); i++ {
+			if holdsIfaceOf(c.info.TypeOf(call.Args[i]), true, map[types.Type]bool{}) {
+				c.errorf(call.Args[i].Pos(), "call its method before the value goes into the interface (\"p\": p.String()), or print it from a variable of its own type",
+					"fmt cannot see the methods of %s in snippets when a value of it is held in an interface: the interpreter hides the methods of generic types' values from the standard library", name)
+				break
+			}
+		}
+		return true
+	})
 }
