@@ -124,7 +124,16 @@ func TestCorpus(t *testing.T) {
 // (round6.txtar, sixty programs written before they were run) left it at
 // 97.6% after its silent differences and three of its loud failures and
 // refusals were fixed (round6_probes.txtar): the figure in
-// docs/BENCHMARKS.md is to be measured again with it.
+// docs/BENCHMARKS.md is to be measured again with it. The ninth round
+// (round9.txtar, sixty-eight programs written before they were run) took
+// it from 98.6% to 96.2%; fixing its silent difference, its loud failures
+// and five of its refusals (round9_probes.txtar, with neighbours and two
+// programs the check now refuses: template data of map[string]any
+// holding values whose methods the template would use, and a generic
+// type's value with a String method printed from an any) left it at
+// 97.6%: what is left of round9 is refused by design (os, io/fs and
+// math/big imports, wrong fmt verbs, a break that ends a switch inside a
+// loop).
 const corpusMinPassRate = 97.5
 
 // runCorpusProgram checks and runs p and classifies the result.

@@ -5,14 +5,16 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
 // checkErrorValues refuses the uses of error values that the interpreter
 // gets silently wrong and the rewrite does not convert: errors.Is/As/
-// Unwrap when the snippet declares Is or As methods, or Unwrap returning
-// []error (the standard library cannot see them). Error and Unwrap()
-// error are followed (rewrite_errors.go).
+// Unwrap when the snippet declares As methods, Is methods of another
+// signature than Is(error) bool, or Unwrap returning []error (the
+// standard library cannot see them). Error, Unwrap() error and Is(error)
+// bool are followed (rewrite_errors.go).
 func (c *checker) checkErrorValues() {
 	var chainTypes []string
 	for _, name := range c.pkg.Scope().Names() {
@@ -23,8 +25,17 @@ func (c *checker) checkErrorValues() {
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
 			ms := types.NewMethodSet(t)
 			for i := 0; i < ms.Len(); i++ {
+				if slices.Contains(chainTypes, name+"."+ms.At(i).Obj().Name()) {
+					continue // in the value's method set and the pointer's
+				}
 				switch m := ms.At(i).Obj().Name(); m {
-				case "Is", "As":
+				case "Is":
+					// Is(error) bool is called by errors.Is
+					// (rewrite_errors.go); another Is is not.
+					if !isMethod(t) {
+						chainTypes = append(chainTypes, name+"."+m)
+					}
+				case "As":
 					chainTypes = append(chainTypes, name+"."+m)
 				case "Unwrap":
 					// Unwrap() error is followed (rewrite_errors.go);
@@ -98,7 +109,10 @@ func (c *checker) checkErrorsAsTargets() {
 
 // checkTemplates refuses executing a text/template over values of the
 // snippet's types with methods: the interpreter hides the methods from
-// the template (it neither calls .Method nor formats with String).
+// the template (it neither calls .Method nor formats with String). Data
+// that holds interfaces (map[string]any) is refused when the snippet puts
+// values of such types into interfaces and a template may use their
+// methods (templateHidden).
 func (c *checker) checkTemplates() {
 	ast.Inspect(c.file, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -122,6 +136,13 @@ func (c *checker) checkTemplates() {
 		if m := methodsInside(c.info.TypeOf(call.Args[arg]), map[types.Type]bool{}); m != "" {
 			c.errorf(call.Args[arg].Pos(), "call the methods first and pass their results in a map or a struct without methods",
 				"text/template cannot see the method %s in snippets: the interpreter hides the methods of the snippet's types from the standard library", m)
+		} else if holdsIface(c.info.TypeOf(call.Args[arg]), map[types.Type]bool{}) {
+			// The data holds interfaces (map[string]any): values of the
+			// snippet's types put into them hide their methods too.
+			if m := c.templateHidden(); m != "" {
+				c.errorf(call.Args[arg].Pos(), "call the methods first and put their results in the data (\"Total\": inv.Total(), \"Status\": s.String())",
+					"text/template cannot see the method %s in snippets: the data holds values of the snippet's types in interfaces, and the interpreter hides their methods from the standard library", m)
+			}
 		}
 		return true
 	})

@@ -31,29 +31,35 @@
 //     through a type switch for the snippet's own interfaces; range over a
 //     slice of channels becomes an indexed loop;
 //   - range over an integer and over functions (iter.Seq/Seq2 become
-//     function types), slices.Backward, strings.SplitSeq/FieldsSeq/Lines,
-//     slices.Collect/Sorted/SortedFunc over any iterator;
+//     function types), slices.Backward, slices.Chunk,
+//     strings.SplitSeq/FieldsSeq/Lines, slices.Collect/Sorted/SortedFunc
+//     and maps.Collect over any iterator;
 //   - the min, max and clear builtins, and the slices, maps and cmp
 //     functions yaegi lacks, with helpers generic over the enclosing
-//     function's type parameters where needed; mcp.Ptr;
+//     function's type parameters where needed; sync.OnceFunc, OnceValue
+//     and OnceValues; mcp.Ptr;
 //   - loop variables that a closure or pointer can see get per-iteration
 //     copies (Go 1.22 semantics);
 //   - calls of the snippet's generic functions get explicit type arguments;
 //   - errors.As with a target type declared by interpreted code; the
 //     snippet's error values given to fmt.Errorf's %w, errors.Is, errors.As
-//     and errors.Unwrap become shim.Errs that carry their Error and Unwrap
-//     methods.
+//     and errors.Unwrap become shim.Errs that carry their Error, Unwrap
+//     and Is(error) bool methods.
 //
 // Refused with a hint: imports outside the allowlist and the tree,
 // text/template's file parsing and templates over the snippet's types with
-// methods, decoding into types with UnmarshalText or through an array, an
+// methods (or over data holding interfaces that the snippet puts such
+// values in, when a template may use the methods), fmt over data holding
+// an any that the snippet puts a generic type's value with a String
+// method in, decoding into types with UnmarshalText or through an array, an
 // embedded struct or Decoder.Decode into types with UnmarshalJSON,
 // errors.As into a value type whose Error method is on its pointer, two
 // function types of the snippet's with the same signature asserted from
 // an interface (the interpreter cannot tell them apart), type switch
 // cases on standard interfaces that cannot become a comma-ok chain, errors.Is/As/Unwrap
-// when the snippet declares Is/As methods or Unwrap() []error, and labels, goto and defer inside a range over
-// a function.
+// when the snippet declares As methods, Is methods of another signature or
+// Unwrap() []error, and labels, goto and defer inside a range over a
+// function.
 //
 // Type errors carry hints that name what to write instead, worked out from
 // the types involved (hints.go, typecheck.go): mcp.Ptr for an optional

@@ -10,6 +10,29 @@ package check
 // the element type. Ordered
 // comparisons treat NaN as less than every number, as cmp.Less does.
 var stdHelpers = map[string]string{
+	// sync's generic helpers run f once, under a sync.Once ($sync); a
+	// panic of f is not kept for the later calls (Go panics again).
+	"sync.OnceFunc": `func $F(f func()) func() {
+	var once $sync.Once
+	return func() { once.Do(f) }
+}`,
+	"sync.OnceValue": `func $F(f func() $T) func() $T {
+	var once $sync.Once
+	var v $T
+	return func() $T {
+		once.Do(func() { v = f() })
+		return v
+	}
+}`,
+	"sync.OnceValues": `func $F(f func() ($T1, $T2)) func() ($T1, $T2) {
+	var once $sync.Once
+	var v1 $T1
+	var v2 $T2
+	return func() ($T1, $T2) {
+		once.Do(func() { v1, v2 = f() })
+		return v1, v2
+	}
+}`,
 	"slices.Sort":           `func $F(x $S) { $sort.Slice(x, func(i, j int) bool { return x[i] < x[j] || (x[i] != x[i] && x[j] == x[j]) }) }`,
 	"slices.SortFunc":       `func $F(x $S, cmp func(a, b $E) int) { $sort.SliceStable(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }) }`,
 	"slices.SortStableFunc": `func $F(x $S, cmp func(a, b $E) int) { $sort.SliceStable(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }) }`,

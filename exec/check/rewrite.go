@@ -634,6 +634,12 @@ func (r *rewriter) stdFunc(call *ast.CallExpr) string {
 		if fn.Type().(*types.Signature).Recv() == nil {
 			return fn.Pkg().Path() + "." + fn.Name()
 		}
+	case "sync":
+		// Go 1.21's generic helpers, which yaegi's sync lacks.
+		switch fn.Name() {
+		case "OnceFunc", "OnceValue", "OnceValues":
+			return "sync." + fn.Name()
+		}
 	}
 	return ""
 }

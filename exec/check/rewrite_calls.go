@@ -199,7 +199,7 @@ func (r *rewriter) typeArgs(call *ast.CallExpr) []types.Type {
 func supported() string {
 	var names []string
 	for n, t := range stdHelpers {
-		if t != "" {
+		if t != "" && !strings.HasPrefix(n, "sync.") {
 			names = append(names, n)
 		}
 	}
@@ -215,7 +215,7 @@ func (r *rewriter) stdCall(call *ast.CallExpr, fn string) {
 		r.seqConsumer(call, fn)
 		return
 	case "maps.Collect":
-		if r.mapsCollectAll(call) {
+		if r.mapsCollectAll(call) || r.mapsCollectFunc(call) {
 			return
 		}
 	}
@@ -266,6 +266,10 @@ func (r *rewriter) replacer(fn string, args []types.Type, pos token.Pos) ([]stri
 	switch {
 	case fn == "maps.Copy" || fn == "maps.Equal":
 		ph = []string{"$M1", "$M2", "$K", "$V"}
+	case fn == "sync.OnceFunc":
+		ph = nil
+	case fn == "sync.OnceValues":
+		ph = []string{"$T1", "$T2"}
 	case strings.HasPrefix(fn, "maps."):
 		ph = []string{"$M", "$K", "$V"}
 	case strings.HasPrefix(fn, "slices.") && len(names) == 3:
@@ -284,6 +288,9 @@ func (r *rewriter) replacer(fn string, args []types.Type, pos token.Pos) ([]stri
 		repl = append(repl, ph[i], names[i])
 	}
 	// Longest placeholders first: $M1 before $M.
+	if strings.HasPrefix(fn, "sync.") {
+		repl = append(repl, "$sync", r.qualify(types.NewPackage("sync", "sync")))
+	}
 	if strings.HasPrefix(fn, "slices.") {
 		if strings.Contains(stdHelpers[fn], "$sort") {
 			repl = append(repl, "$sort", r.qualify(types.NewPackage("sort", "sort")))
@@ -325,6 +332,38 @@ func (r *rewriter) mapsCollectAll(call *ast.CallExpr) bool {
 	r.replace(call.Pos(), inner.Args[0].Pos(), cp+"(")
 	r.replace(inner.Args[0].End(), call.End(), ")")
 	r.walk(inner.Args[0], nil)
+	return true
+}
+
+// mapsCollectFunc rewrites maps.Collect over a function iterator (a
+// function literal, a function of the snippet's returning iter.Seq2) to
+// a helper that calls it with a yield function filling the map; false
+// when its argument is a call of the standard library (refused as
+// unsupported unless mapsCollectAll took it).
+func (r *rewriter) mapsCollectFunc(call *ast.CallExpr) bool {
+	if len(call.Args) != 1 {
+		return false
+	}
+	if inner, _ := ast.Unparen(call.Args[0]).(*ast.CallExpr); inner != nil && r.stdFunc(inner) != "" {
+		return false
+	}
+	if params, isSeq := yieldSig(r.info.TypeOf(call.Args[0])); !isSeq || params.Len() != 2 {
+		return false
+	}
+	kv := r.typeArgs(call)
+	if len(kv) != 2 {
+		return false
+	}
+	kn, vn := r.typeName(kv[0], call.Pos()), r.typeName(kv[1], call.Pos())
+	if kn == "" || vn == "" {
+		return true // typeName reported why
+	}
+	collect := r.helper("mapscollectseq "+kn+" "+vn, "collectmap", func(f string) string {
+		return strings.NewReplacer("$F", f, "$K", kn, "$V", vn).Replace(
+			`func $F(seq func(func($K, $V) bool)) map[$K]$V { out := map[$K]$V{}; seq(func(k $K, v $V) bool { out[k] = v; return true }); return out }`)
+	})
+	r.consume(call)
+	r.replace(call.Fun.Pos(), call.Fun.End(), collect)
 	return true
 }
 
@@ -450,7 +489,7 @@ func (r *rewriter) errorsAs(call *ast.CallExpr) {
 	if !ok {
 		return
 	}
-	if !interpreted(pt.Elem()) {
+	if !interpreted(pt.Elem()) && !ifaceLiteral(pt.Elem()) {
 		// The host's errors.As handles standard types; it follows the
 		// Unwrap methods of the snippet's errors once they are converted.
 		r.wrapErrArg(call.Args[0])
@@ -483,6 +522,14 @@ func (r *rewriter) errorsAs(call *ast.CallExpr) {
 	})
 	r.replace(call.Fun.Pos(), call.Fun.End(), name)
 	r.consume(call)
+}
+
+// ifaceLiteral reports whether t is an interface type written out with
+// methods (interface{ Timeout() bool }): the interpreter declares it, and
+// the host's errors.As refuses a pointer to it as a target.
+func ifaceLiteral(t types.Type) bool {
+	it, ok := types.Unalias(t).(*types.Interface)
+	return ok && it.NumMethods() > 0
 }
 
 // interpreted reports whether t is (a pointer to) a named type that the

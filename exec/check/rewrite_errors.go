@@ -29,6 +29,20 @@ func errorMethods(t types.Type) (isErr, unwrap bool) {
 	return isErr, unwrap
 }
 
+// isMethod reports whether t has the method Is(error) bool that
+// errors.Is calls.
+func isMethod(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, false, nil, "Is")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	return sig.Params().Len() == 1 && sig.Results().Len() == 1 &&
+		types.Identical(sig.Params().At(0).Type(), types.Universe.Lookup("error").Type()) &&
+		types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool])
+}
+
 // concreteTypes are the snippet's named types that a value in an
 // interface can be told apart as: not aliases, generics or interfaces,
 // and with no twin of the same shape (see shapeTwin).
@@ -117,6 +131,12 @@ func (r *rewriter) errConv(t types.Type) string {
 	nilCheck := ""
 	if _, isPtr := t.(*types.Pointer); isPtr {
 		nilCheck = "if x == nil {\nreturn nil\n}\n"
+	}
+	if isMethod(t) {
+		// errors.Is calls the value's Is method with the target, as
+		// the value it stands for when it is one of the snippet's.
+		r.defs = append(r.defs, fmt.Sprintf("func %s(x %s) error {\n%sreturn %s.WrapErrIs(x, x.Error, %s, func(t any) bool {\nte, _ := t.(error)\nreturn x.Is(te)\n})\n}\n", name, tn, nilCheck, sh, next))
+		return name
 	}
 	r.defs = append(r.defs, fmt.Sprintf("func %s(x %s) error {\n%sreturn %s.WrapErr(x, x.Error, %s)\n}\n", name, tn, nilCheck, sh, next))
 	return name

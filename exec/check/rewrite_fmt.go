@@ -547,6 +547,11 @@ func (r *rewriter) dynConv(iface types.Type, top, name bool) string {
 	if _, ok := iface.(*types.Interface); ok || param == "" {
 		param = "any"
 	}
+	if it, ok := iface.Underlying().(*types.Interface); ok && (it.IsComparable() || !it.IsMethodSet()) {
+		// A constraint (comparable, ~int | ~string) of a type
+		// parameter's value is no parameter type.
+		param = "any"
+	}
 	// The interpreter binds v of `switch v := x.(type)` wrongly for types
 	// with methods: each case asserts x itself.
 	fmt.Fprintf(&b, "func %s(x %s) any {\nswitch x.(type) {\n", fname, param)

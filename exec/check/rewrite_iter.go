@@ -69,6 +69,22 @@ var seqFuncHelpers = map[string]string{
 		}
 	}
 }`,
+	"slices.Chunk": `func $F(s $S, n int) func(func($S) bool) {
+	if n < 1 {
+		panic("cannot be less than 1")
+	}
+	return func(yield func($S) bool) {
+		for i := 0; i < len(s); i += n {
+			end := i + n
+			if end > len(s) {
+				end = len(s)
+			}
+			if !yield(s[i:end:end]) {
+				return
+			}
+		}
+	}
+}`,
 	"strings.SplitSeq": `func $F(s, sep string) func(func(string) bool) {
 	return func(yield func(string) bool) {
 		for _, p := range $strings.Split(s, sep) {
@@ -117,7 +133,7 @@ func (r *rewriter) seqFuncCall(call *ast.CallExpr) bool {
 	}
 	repl := []string{}
 	hkey := key
-	if key == "slices.Backward" {
+	if key == "slices.Backward" || key == "slices.Chunk" {
 		args := r.typeArgs(call)
 		if len(args) != 2 {
 			return false

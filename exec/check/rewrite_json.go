@@ -126,15 +126,17 @@ type jsonField struct {
 	typ       types.Type
 	tagged    bool
 	depth     int
+	guards    []string // embedded pointers on the way, which must not be nil: ".Audit"
 }
 
 // jsonFields lists the fields encoding/json encodes for st, in order,
 // with Go's rules for embedded structs; ok is false for what it does not
-// handle (embedded pointers to structs).
+// handle (embedded pointers to structs of unexported types). The fields
+// of an embedded pointer to a struct are encoded when it is not nil.
 func jsonFields(st *types.Struct) (fields []jsonField, ok bool) {
 	var all []jsonField
-	var walk func(st *types.Struct, path string, depth int, seen map[*types.Struct]bool) bool
-	walk = func(st *types.Struct, path string, depth int, seen map[*types.Struct]bool) bool {
+	var walk func(st *types.Struct, path string, depth int, guards []string, seen map[*types.Struct]bool) bool
+	walk = func(st *types.Struct, path string, depth int, guards []string, seen map[*types.Struct]bool) bool {
 		if seen[st] {
 			return true
 		}
@@ -149,12 +151,19 @@ func jsonFields(st *types.Struct) (fields []jsonField, ok bool) {
 			if f.Embedded() && name == "" {
 				ft := f.Type()
 				if p, isPtr := ft.Underlying().(*types.Pointer); isPtr {
-					if _, isStruct := p.Elem().Underlying().(*types.Struct); isStruct {
-						return false
+					if est, isStruct := p.Elem().Underlying().(*types.Struct); isStruct {
+						if !f.Exported() {
+							return false
+						}
+						g := append(append([]string(nil), guards...), path+"."+f.Name())
+						if !walk(est, path+"."+f.Name(), depth+1, g, seen) {
+							return false
+						}
+						continue
 					}
 				}
 				if est, isStruct := ft.Underlying().(*types.Struct); isStruct {
-					if !walk(est, path+"."+f.Name(), depth+1, seen) {
+					if !walk(est, path+"."+f.Name(), depth+1, guards, seen) {
 						return false
 					}
 					continue
@@ -167,11 +176,11 @@ func jsonFields(st *types.Struct) (fields []jsonField, ok bool) {
 			if key == "" {
 				key = f.Name()
 			}
-			all = append(all, jsonField{key: key, opts: opts, path: path + "." + f.Name(), typ: f.Type(), tagged: name != "", depth: depth})
+			all = append(all, jsonField{key: key, opts: opts, path: path + "." + f.Name(), typ: f.Type(), tagged: name != "", depth: depth, guards: guards})
 		}
 		return true
 	}
-	if !walk(st, "", 0, map[*types.Struct]bool{}) {
+	if !walk(st, "", 0, nil, map[*types.Struct]bool{}) {
 		return nil, false
 	}
 	// Dominance: the shallowest field of a name wins; at equal depth a
@@ -323,6 +332,41 @@ func (r *rewriter) jsonBody(t types.Type) (string, bool) {
 			}
 			tagText := strconv.Quote(`json:"` + tag + `"`)
 			fname := fmt.Sprintf("F%d", i)
+			if len(f.guards) > 0 {
+				// Behind an embedded pointer: a pointer field, set only
+				// when the embedded pointers are not nil, and left out
+				// (omitempty) otherwise.
+				ftn := "any"
+				expr := "x" + f.path
+				if r.jsonNeeds(f.typ, map[types.Type]bool{}) {
+					c, ok := conv(f.typ, expr)
+					if !ok {
+						return "", false
+					}
+					expr = c
+				} else if ftn = r.typeNameQuiet(f.typ); ftn == "" {
+					return "", false
+				}
+				ptag := f.key + ",omitempty"
+				if f.opts != "" {
+					ptag = f.key + "," + f.opts
+					if !strings.Contains(","+f.opts+",", ",omitempty,") {
+						ptag += ",omitempty"
+					}
+				}
+				decl = append(decl, fname+" *"+ftn+" "+strconv.Quote(`json:"`+ptag+`"`))
+				var conds []string
+				for _, g := range f.guards {
+					conds = append(conds, "x"+g+" != nil")
+				}
+				if strings.Contains(","+f.opts+",", ",omitempty,") {
+					if empty := jsonEmpty(f.typ, "x"+f.path); empty != "" {
+						conds = append(conds, "!("+empty+")")
+					}
+				}
+				sets = append(sets, "if "+strings.Join(conds, " && ")+" {\nt := "+expr+"\nv."+fname+" = &t\n}")
+				continue
+			}
 			if !r.jsonNeeds(f.typ, map[types.Type]bool{}) {
 				ftn := r.typeNameQuiet(f.typ)
 				if ftn == "" {

@@ -18,7 +18,7 @@ import (
 //	T.M    →  func(r T, a A) R { return r.M(a) }
 func (r *rewriter) methodSel(sel *ast.SelectorExpr) {
 	s := r.info.Selections[sel]
-	if s == nil || r.called[sel] {
+	if s == nil {
 		return
 	}
 	recv := s.Recv()
@@ -26,10 +26,16 @@ func (r *rewriter) methodSel(sel *ast.SelectorExpr) {
 	if p, ok := recv.(*types.Pointer); ok {
 		base = p.Elem()
 	}
+	if _, isIface := base.Underlying().(*types.Interface); r.called[sel] && (!isIface || s.Kind() != types.MethodExpr) {
+		return // called at once: the interpreter gets it right, but Iface.M(x)
+	}
 	if _, ok := interpNamed(base); !ok {
 		return
 	}
-	if _, isIface := base.Underlying().(*types.Interface); isIface {
+	if _, isIface := base.Underlying().(*types.Interface); isIface && s.Kind() != types.MethodExpr {
+		// A method value of an interface binds the interface value,
+		// which the interpreter does; a method expression of one
+		// (Shape.Name) fails to compile there and is rewritten too.
 		return
 	}
 	sig, ok := s.Type().(*types.Signature)
@@ -53,13 +59,27 @@ func (r *rewriter) methodSel(sel *ast.SelectorExpr) {
 				}
 			}
 		}
+		// A method with a value receiver reached through a pointer
+		// (p.M with p a *T, or s.M promoted through an embedded *T)
+		// binds a copy of the value the pointer points to when the
+		// method value is taken: later changes through the pointer do
+		// not show.
+		open, closing := "", ""
+		if vt, path, deref, ok := r.valueRecv(s); ok {
+			rt = vt
+			open, closing = "(", ")"+path
+			if deref {
+				open = "*(("
+				closing = ")" + path + ")"
+			}
+		}
 		fn := "func(" + params + ")" + results
 		ret := "return "
 		if results == "" {
 			ret = ""
 		}
-		r.insert(sel.Pos(), fmt.Sprintf("func(r %s) %s { return %s { %sr.%s(%s) } }(%s", rt, fn, fn, ret, sel.Sel.Name, args, addr))
-		r.replace(sel.X.End(), sel.End(), ")")
+		r.insert(sel.Pos(), fmt.Sprintf("func(r %s) %s { return %s { %sr.%s(%s) } }(%s%s", rt, fn, fn, ret, sel.Sel.Name, args, addr, open))
+		r.replace(sel.X.End(), sel.End(), closing+")")
 	case types.MethodExpr:
 		// The signature's first parameter is the receiver.
 		params, args, results, ok := r.sigParts(sig, 1)
@@ -77,6 +97,47 @@ func (r *rewriter) methodSel(sel *ast.SelectorExpr) {
 		r.replace(sel.Pos(), sel.End(), fmt.Sprintf("func(r %s%s)%s { %sr.%s(%s) }", rt, params, results, ret, sel.Sel.Name, args))
 		r.skip[sel] = true
 	}
+}
+
+// valueRecv reports, for a method value whose method has a value
+// receiver and is reached through a pointer, the receiver's type name,
+// the embedded fields that lead to it from the operand (".Base.Inner")
+// and whether the value at their end is a pointer to dereference.
+func (r *rewriter) valueRecv(s *types.Selection) (typeName, path string, deref, ok bool) {
+	fn, isFn := s.Obj().(*types.Func)
+	if !isFn {
+		return "", "", false, false
+	}
+	if _, ptrRecv := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); ptrRecv {
+		return "", "", false, false
+	}
+	_, recvPtr := s.Recv().(*types.Pointer)
+	if !recvPtr && !s.Indirect() {
+		return "", "", false, false
+	}
+	t := s.Recv()
+	deref = recvPtr
+	for _, i := range s.Index()[:len(s.Index())-1] {
+		if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
+			t = p.Elem()
+		}
+		st, isStruct := t.Underlying().(*types.Struct)
+		if !isStruct {
+			return "", "", false, false
+		}
+		f := st.Field(i)
+		path += "." + f.Name()
+		t = f.Type()
+		_, deref = t.(*types.Pointer)
+	}
+	if p, isPtr := t.(*types.Pointer); isPtr {
+		t = p.Elem()
+	}
+	if _, isIface := t.Underlying().(*types.Interface); isIface {
+		return "", "", false, false
+	}
+	typeName = r.typeNameQuiet(t)
+	return typeName, path, deref, typeName != ""
 }
 
 // sigParts writes sig's parameters from index from on ("p0 int, p1

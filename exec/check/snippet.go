@@ -155,6 +155,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkErrorsAsTargets()
 	c.checkShapeTwins()
 	c.checkTemplates()
+	c.checkFmtGenericBoxed()
 	c.checkJSON()
 	c.checkVet()
 	if len(c.errs) > 0 {

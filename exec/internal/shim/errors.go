@@ -13,6 +13,21 @@ type Err struct {
 	V    any
 	msg  func() string
 	next func() error
+	is   func(target any) bool
+}
+
+// Is reports what the value's Is method reports for target (false
+// without one): errors.Is calls it. A target that is an Err is given as
+// the value it stands for, which the method asserts to its own types.
+func (e *Err) Is(target error) bool {
+	if e.is == nil {
+		return false
+	}
+	var t any = target
+	if te, ok := target.(*Err); ok {
+		t = te.V
+	}
+	return e.is(t)
 }
 
 // Error implements error with the value's Error method.
@@ -51,7 +66,13 @@ const maxErrs = 1024
 // its Unwrap method next (nil without one). The same comparable v gets the
 // same *Err.
 func WrapErr(v any, msg func() string, next func() error) error {
-	comparable := v != nil && reflect.TypeOf(v).Comparable()
+	return WrapErrIs(v, msg, next, nil)
+}
+
+// WrapErrIs is WrapErr for a value with an Is(error) bool method too,
+// given as is (called with the target, see Err.Is).
+func WrapErrIs(v any, msg func() string, next func() error, is func(target any) bool) error {
+	comparable := v != nil && reflect.TypeOf(v).Comparable() && hashable(v)
 	if comparable {
 		errsMu.Lock()
 		defer errsMu.Unlock()
@@ -59,7 +80,7 @@ func WrapErr(v any, msg func() string, next func() error) error {
 			return e
 		}
 	}
-	e := &Err{V: v, msg: msg, next: next}
+	e := &Err{V: v, msg: msg, next: next, is: is}
 	if comparable {
 		errs[v] = e
 		errOrd = append(errOrd, v)
@@ -69,4 +90,17 @@ func WrapErr(v any, msg func() string, next func() error) error {
 		}
 	}
 	return e
+}
+
+// hashable reports whether v can be a map key: a struct of a comparable
+// type may hold an interface holding a value that cannot (the
+// interpreter's wrapper of a value of the snippet's in an error field).
+func hashable(v any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	_ = map[any]bool{v: true}
+	return true
 }

@@ -38,6 +38,9 @@ var reflectPanics = []struct{ prefix, msg string }{
 	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 	{"reflect: call of reflect.Value.Set on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 	{"reflect: call of reflect.Value.Interface on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+	// *p of a nil p passed straight to a call (f(*p), a method value
+	// of a value receiver taken through a nil pointer).
+	{"reflect: Call using zero Value argument", "runtime error: invalid memory address or nil pointer dereference"},
 	{"reflect: slice index out of range", "runtime error: index out of range"},
 	{"reflect: array index out of range", "runtime error: index out of range"},
 	{"reflect: string index out of range", "runtime error: index out of range"},
@@ -61,6 +64,11 @@ func GoPanic(v any) any {
 		if strings.HasPrefix(msg, p.prefix) {
 			return &RuntimeError{Msg: p.msg}
 		}
+	}
+	// Any other method of reflect.Value called on the zero Value that
+	// *p of a nil p gives (IsZero when it is passed to a function).
+	if strings.HasPrefix(msg, "reflect: call of reflect.Value.") && strings.HasSuffix(msg, " on zero Value") {
+		return &RuntimeError{Msg: "runtime error: invalid memory address or nil pointer dereference"}
 	}
 	// A failed type assertion: the interpreter puts the position first,
 	// Go's *runtime.TypeAssertionError does not.

@@ -16,6 +16,7 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 	"Decode":     reflect.ValueOf(Decode),
 	"Unmarshal":  reflect.ValueOf(Unmarshal),
 	"WrapErr":    reflect.ValueOf(WrapErr),
+	"WrapErrIs":  reflect.ValueOf(WrapErrIs),
 	"Unwrapped":  reflect.ValueOf(Unwrapped),
 	"Errorf":     reflect.ValueOf(Errorf),
 	"GoPanic":    reflect.ValueOf(GoPanic),

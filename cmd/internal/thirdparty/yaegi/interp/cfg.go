@@ -79,6 +79,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if isBoolAction(n) {
 				break
 			}
+			if isShiftCount(n) {
+				// A shift count never takes the type of its context (mcpfs
+				// patch: const B F = 1 << (2 * iota) typed 2 * iota as F,
+				// and the shift was refused as a count of a float type).
+				break
+			}
 			// Gather assigned type if set, to give context for type propagation at post-order.
 			switch n.anc.kind {
 			case assignStmt, defineStmt:
@@ -995,6 +1001,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if err = genRun(g); err != nil {
 						return
 					}
+				} else if err = instanceType(interp, t.node.anc.scope, g); err != nil {
+					return
 				}
 				// Replace generic func node by instantiated one.
 				n.anc.child[childPos(n)] = g
@@ -1184,6 +1192,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if err != nil {
 						return
 					}
+				} else if err = instanceType(interp, fun.scope, g); err != nil {
+					return
 				}
 				n.child[0] = g
 				c0 = n.child[0]
@@ -1364,6 +1374,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						if err = genRun(g); err != nil {
 							break
 						}
+					} else if err = instanceType(interp, fun.scope, g); err != nil {
+						break
 					}
 					n.child[0] = g
 					c0 = n.child[0]
@@ -1909,11 +1921,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if isStruct(n.typ) {
 						// If a method of the same name exists, use it if it is shallower than the struct field.
 						// if method's depth is the same as field's, this is an error.
+						// A field's path holds its own index too: its depth is len(ti)-1,
+						// where a method's path holds only the embedded fields to it.
 						d := n.typ.methodDepth(n.child[1].ident)
-						if d >= 0 && d < len(ti) {
+						if d >= 0 && d < len(ti)-1 {
 							goto tryMethods
 						}
-						if d == len(ti) {
+						if d == len(ti)-1 {
 							err = n.cfgErrorf("ambiguous selector: %s", n.child[1].ident)
 							break
 						}
@@ -1949,10 +1963,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// If a method of the same name exists, use it if it is shallower than the struct field.
 						// if method's depth is the same as field's, this is an error.
 						d := n.typ.methodDepth(n.child[1].ident)
-						if d >= 0 && d < len(lind) {
+						if d >= 0 && d < len(lind)-1 {
 							goto tryMethods
 						}
-						if d == len(lind) {
+						if d == len(lind)-1 {
 							err = n.cfgErrorf("ambiguous selector: %s", n.child[1].ident)
 							break
 						}
@@ -2674,8 +2688,19 @@ func (n *node) isType(sc *scope) bool {
 		// A type parameter replaced by its type argument in an
 		// instantiated generic function (T(x), P(&v) with P *V): its
 		// ident is the type's id, no symbol, and its type is set.
+		// So is one given as a type argument (mk[T]() in a method of
+		// Box[T], T a type declared in a function: mcpfs patch).
 		_, _, found := sc.lookup(n.ident)
-		return !found && n.typ != nil && n.typ.cat != nilT && n.anc != nil && n.anc.kind == callExpr && n.anc.child[0] == n
+		if found || n.typ == nil || n.typ.cat == nilT || n.anc == nil {
+			return false
+		}
+		switch n.anc.kind {
+		case callExpr:
+			return n.anc.child[0] == n
+		case indexExpr, indexListExpr:
+			return n.anc.child[0] != n
+		}
+		return false
 	case indexExpr, indexListExpr:
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)
@@ -3295,4 +3320,39 @@ func isJump(n *node) bool {
 		return true
 	}
 	return false
+}
+
+// isShiftCount reports whether n is the count of a shift: the right
+// operand of x << n or x >> n, or the source of x <<= n or x >>= n.
+func isShiftCount(n *node) bool {
+	a := n.anc
+	if a == nil || childPos(n) != len(a.child)-1 || len(a.child) != 2 {
+		return false
+	}
+	switch a.kind {
+	case binaryExpr:
+		return isShiftNode(a)
+	case assignStmt:
+		return a.action == aShlAssign || a.action == aShrAssign
+	}
+	return false
+}
+
+// instanceType gives an instance of a generic function found already
+// made its type when it has none yet: the instance is still being
+// compiled, and what asked for it again is compiled on the way, e.g. a
+// method of its result type (mcpfs patch: mk[int]() returning *Box[int],
+// whose method calls mk[T], found mk[int] without a type and the CFG
+// pass panicked on the call).
+func instanceType(interp *Interpreter, sc *scope, g *node) error {
+	if g.typ != nil || g.kind != funcDecl || len(g.child) < 3 {
+		return nil
+	}
+	t, err := nodeType(interp, sc, g.child[2])
+	if err != nil {
+		return err
+	}
+	g.child[2].typ = t
+	g.typ = t
+	return nil
 }

@@ -44,8 +44,10 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 			nod = copyNode(nt, anc, true)
 			nod.typ = nt.typ
 
-		case indexExpr:
-			// Catch a possible recursive generic type definition
+		case indexExpr, indexListExpr:
+			// Catch a possible recursive generic type definition (of
+			// several type parameters too, mcpfs patch: node[K, V] in
+			// node[K, V]'s own fields instantiated itself without end).
 			if root.kind != typeSpec {
 				break
 			}

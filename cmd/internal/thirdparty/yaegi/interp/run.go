@@ -828,6 +828,8 @@ func assign(n *node) {
 		if isMapEntry(dest) {
 			if isInterfaceSrc(dest.child[1].typ) || dest.child[0].typ.frameType().Key() == valueInterfaceType && dest.child[1].typ.cat != nilT { // key
 				ivalue[i] = genValueInterface(dest.child[1])
+			} else if kt := dest.child[0].typ.frameType().Key(); compiledIfaceKey(kt) && dest.child[1].typ.cat != nilT {
+				ivalue[i] = genInterfaceWrapper(dest.child[1], kt)
 			} else {
 				ivalue[i] = genValue(dest.child[1])
 			}
@@ -1973,7 +1975,9 @@ func getIndexMap(n *node) {
 	tnext := getExec(n.tnext)
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
-	if n.child[1].rval.IsValid() { // constant map index
+	// A constant key of a map keyed by a compiled interface is wrapped
+	// as the keys are, by genMapKey (mcpfs patch).
+	if n.child[1].rval.IsValid() && !compiledIfaceKey(n.child[0].typ.frameType().Key()) { // constant map index
 		mi := mapKey(n.child[0].typ.frameType().Key(), n.child[1].rval)
 
 		switch {
@@ -2037,7 +2041,9 @@ func getIndexMap2(n *node) {
 		nop(n)
 		return
 	}
-	if n.child[1].rval.IsValid() { // constant map index
+	// A constant key of a map keyed by a compiled interface is wrapped
+	// as the keys are, by genMapKey (mcpfs patch).
+	if n.child[1].rval.IsValid() && !compiledIfaceKey(n.child[0].typ.frameType().Key()) { // constant map index
 		mi := mapKey(n.child[0].typ.frameType().Key(), n.child[1].rval)
 		switch {
 		case !doValue:
@@ -2091,7 +2097,6 @@ func getFunc(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
-		o := getFrame(f, l).data[i]
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
@@ -2122,10 +2127,12 @@ func getFunc(n *node) {
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
 
-			f.mutex.Lock()
-			getFrame(f, l).data[i] = o
-			f.mutex.Unlock()
-
+			// mcpfs patch: upstream wrote back into the slot of the
+			// creating frame the value it held when the closure was
+			// made. A closure run in a goroutine did so while the
+			// creating function went on: in a loop, the next go
+			// statement could read a closure of an earlier iteration
+			// from the slot, so that one ran twice and its own never.
 			return fr2.data[:numRet]
 		})
 
@@ -3138,6 +3145,8 @@ func rangeMap(n *node) {
 	if mt := n.child[len(n.child)-2].typ.frameType(); mt.Kind() == reflect.Map {
 		if kt := mt.Key(); kt.Kind() == reflect.Interface && kt.NumMethod() == 0 {
 			keyOut = mapKeyOut
+		} else if compiledIfaceKey(kt) {
+			keyOut = ifaceKeyOut(kt)
 		}
 	}
 

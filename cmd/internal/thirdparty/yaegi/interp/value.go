@@ -668,6 +668,9 @@ func ifaceConcrete(x interface{}) interface{} {
 // struct or array type holding interface{} values (struct{ A any; B int
 // }, [2]any) have those unwrapped the same way (unwrapAggregate).
 func mapKey(kt reflect.Type, k reflect.Value) reflect.Value {
+	if compiledIfaceKey(kt) {
+		return internIfaceKey(kt, k)
+	}
 	if kt == valueInterfaceType && k.IsValid() {
 		if vi, ok := k.Interface().(valueInterface); ok {
 			return reflect.ValueOf(internWrapper(vi))
@@ -806,6 +809,11 @@ func genMapKey(m, k *node) func(*frame) reflect.Value {
 		// interface of the program's: wrapped as the keys are.
 		value = genValueInterface(k)
 	}
+	if compiledIfaceKey(kt) && k.typ != nil && k.typ.cat != nilT {
+		// A value indexing a map keyed by a compiled interface
+		// (map[error]int): wrapped as the keys are (internIfaceKey).
+		value = genInterfaceWrapper(k, kt)
+	}
 	if !canonKey(kt) {
 		return value
 	}
@@ -814,7 +822,96 @@ func genMapKey(m, k *node) func(*frame) reflect.Value {
 
 // canonKey reports whether keys of type kt are made canonical by mapKey.
 func canonKey(kt reflect.Type) bool {
-	return kt == valueInterfaceType || holdsEmptyIface(kt)
+	return kt == valueInterfaceType || holdsEmptyIface(kt) || compiledIfaceKey(kt)
+}
+
+// compiledIfaceKey reports whether kt is a compiled interface with
+// methods (error, fmt.Stringer): a value of the program's in it is held
+// in a wrapper struct (genInterfaceWrapper) whose method fields cannot
+// be hashed.
+func compiledIfaceKey(kt reflect.Type) bool {
+	return kt.Kind() == reflect.Interface && kt.NumMethod() > 0 && kt != valueInterfaceType
+}
+
+var ifaceKeys sync.Map // ifaceKeyID → reflect.Value (kt holding a *wrapper)
+
+type ifaceKeyID struct {
+	kt, t reflect.Type
+	v     interface{}
+}
+
+// internIfaceKey returns the key k stands for in a map keyed by kt, a
+// compiled interface (mcpfs patch): a value of the program's is held in
+// it as a wrapper struct, which holds funcs and cannot be hashed, so
+// map[error]int{E{1}: 1} panicked (hash of unhashable type
+// interp._error). Such a key is held as a pointer to one wrapper per
+// interface, type and value, which implements the interface too; a key
+// read back (ifaceKeyOut) is the wrapper again. A value that cannot be a
+// key panics as Go does (hash of unhashable type).
+func internIfaceKey(kt reflect.Type, k reflect.Value) reflect.Value {
+	v := k
+	if !v.IsValid() || v.Kind() == reflect.Interface && v.IsNil() {
+		// The nil key (m[nil]), however it is held.
+		return reflect.Zero(kt)
+	}
+	if v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct || v.NumField() == 0 || v.Type().Field(0).Name != "IValue" {
+		return k
+	}
+	cv := v.Field(0)
+	for cv.IsValid() && cv.Kind() == reflect.Interface && !cv.IsNil() {
+		cv = cv.Elem()
+	}
+	if vi, ok := valueInterfaceOf(cv); ok {
+		cv = vi
+	}
+	if !cv.IsValid() || !cv.CanInterface() {
+		return k
+	}
+	id := ifaceKeyID{kt, cv.Type(), unwrapAggregate(cv).Interface()}
+	if w, ok := ifaceKeys.Load(id); ok {
+		return w.(reflect.Value)
+	}
+	p := reflect.New(v.Type())
+	p.Elem().Set(v)
+	out := reflect.New(kt).Elem()
+	out.Set(p)
+	w, _ := ifaceKeys.LoadOrStore(id, out)
+	return w.(reflect.Value)
+}
+
+// valueInterfaceOf returns what v holds when it is the interpreter's
+// wrapper of a value (valueInterface).
+func valueInterfaceOf(v reflect.Value) (reflect.Value, bool) {
+	if !v.IsValid() || v.Type() != valueInterfaceType {
+		return v, false
+	}
+	vi := v.Interface().(valueInterface)
+	return vi.value, vi.value.IsValid()
+}
+
+// ifaceKeyOut returns a key read from a map keyed by a compiled
+// interface as the interpreter holds such a value: the wrapper struct,
+// not the pointer to it that internIfaceKey made the key.
+func ifaceKeyOut(kt reflect.Type) func(reflect.Value) reflect.Value {
+	return func(k reflect.Value) reflect.Value {
+		v := k
+		if v.Kind() == reflect.Interface && !v.IsNil() {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Ptr || v.IsNil() {
+			return k
+		}
+		e := v.Elem()
+		if e.Kind() != reflect.Struct || e.NumField() == 0 || e.Type().Field(0).Name != "IValue" {
+			return k
+		}
+		out := reflect.New(kt).Elem()
+		out.Set(e)
+		return out
+	}
 }
 
 var wrappedKeys sync.Map // wrappedKey → valueInterface
