@@ -300,6 +300,26 @@ func TestHeldOutFixes(t *testing.T) {
 	}
 }
 
+// TestHeldOutNowValid: the held-out snippets that are no longer mistakes
+// (testdata/nowvalid/*.txtar, moved out of the held-out sets when what
+// they were refused for became allowed) pass the check, and their
+// rewrite is valid Go.
+func TestHeldOutNowValid(t *testing.T) {
+	cases := loadFixSets(t, "testdata/nowvalid")
+	tree := fixTree(t)
+	for _, c := range cases {
+		prog, err := Check("snippet.go", c.src, tree, Options{})
+		if err != nil {
+			t.Errorf("%s/%s (%s): refused:\n%v", c.file, c.name, c.desc, err)
+			continue
+		}
+		if err := typeCheckRewrite(prog.Source, tree); err != nil {
+			t.Errorf("%s/%s: the rewrite is not valid Go: %v\n%s", c.file, c.name, err, numbered(prog.Source))
+		}
+	}
+	t.Logf("%d snippets that are no longer mistakes pass the check", len(cases))
+}
+
 // fixScore counts a run of the fix corpus.
 type fixScore struct {
 	programs, programsMet, wants, met int

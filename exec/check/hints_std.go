@@ -1583,8 +1583,8 @@ func abs(n int) int {
 // it may not import, at the line that uses it.
 var insteadOfMember = map[string]string{
 	"os.Exit":     "end the snippet with mcp.Exit(code) (import \"mcpfs/mcp\"), which sets mcpfs run's exit status",
-	"os.Stdout":   "print with fmt.Println or fmt.Print; to encode JSON, b, err := json.Marshal(v) then fmt.Println(string(b))",
-	"os.Stderr":   "print with fmt.Println; a snippet has only its standard output",
+	"os.Stdout":   `write to os.Stdout (import "os"): fmt.Fprintln(os.Stdout, ...), json.NewEncoder(os.Stdout); or print with fmt.Println (JSON: b, err := json.Marshal(v), then fmt.Println(string(b)))`,
+	"os.Stderr":   `write to os.Stderr (import "os"): fmt.Fprintln(os.Stderr, ...)`,
 	"os.Args":     "a snippet has no arguments: write the values in the snippet",
 	"log.Fatal":   "print the error with fmt.Println(err), then end with mcp.Exit(1) (import \"mcpfs/mcp\")",
 	"log.Fatalf":  "print with fmt.Printf(...), then end with mcp.Exit(1) (import \"mcpfs/mcp\")",
@@ -1602,212 +1602,18 @@ func (c *checker) refusedUses(im *ast.ImportSpec, p string) {
 	if im.Name != nil {
 		name = im.Name.Name
 	}
-	var stack []ast.Node
 	ast.Inspect(c.file, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok {
 			return true
 		}
 		if x, ok := sel.X.(*ast.Ident); ok && x.Name == name {
 			if h, ok := insteadOfMember[p+"."+sel.Sel.Name]; ok {
-				if p == "os" && (sel.Sel.Name == "Stdout" || sel.Sel.Name == "Stderr") && len(stack) > 1 {
-					if w := c.writerArgHint(sel, stack[len(stack)-2]); w != "" {
-						h = w
-					}
-				}
 				c.errorf(sel.Pos(), h, "%s.%s is not available in snippets", name, sel.Sel.Name)
 			}
 		}
 		return true
 	})
-}
-
-// writerArgHint says what to pass instead of os.Stdout (or os.Stderr) when
-// sel is an argument of a call that takes an io.Writer: fmt.Fprintf(w, ...)
-// is fmt.Printf(...); any other writer (tabwriter.NewWriter, csv.NewWriter,
-// a template's Execute, ...) writes into a strings.Builder that the snippet
-// then prints. It reads the parameter's type where the callee is a
-// function of an imported standard package; a method call on a value
-// whose type is not known yet (the snippet did not type-check) gets the
-// builder when the argument is a writer by Go's conventions (the first).
-// The builder's import is named when the snippet lacks it, so that the
-// fix compiles as written.
-func (c *checker) writerArgHint(sel *ast.SelectorExpr, parent ast.Node) string {
-	call, ok := parent.(*ast.CallExpr)
-	if !ok {
-		return ""
-	}
-	arg := -1
-	for i, a := range call.Args {
-		if a == ast.Expr(sel) {
-			arg = i
-		}
-	}
-	if arg < 0 {
-		return ""
-	}
-	fun, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return ""
-	}
-	callee := c.text(call.Fun)
-	if x, ok := fun.X.(*ast.Ident); ok {
-		if path := c.importPath(x.Name); path != "" {
-			pkg, err := c.cache.Import(path)
-			if err != nil || pkg == nil {
-				return ""
-			}
-			fn, ok := pkg.Scope().Lookup(fun.Sel.Name).(*types.Func)
-			if !ok {
-				return ""
-			}
-			params := fn.Type().(*types.Signature).Params()
-			if arg >= params.Len() || !isWriter(params.At(arg).Type()) {
-				return ""
-			}
-			switch {
-			case path == "fmt" && strings.HasPrefix(fun.Sel.Name, "Fprint"):
-				return fmt.Sprintf("fmt.%s writes to a writer; a snippet prints with fmt.%s(...): drop the %s argument",
-					fun.Sel.Name, "P"+strings.TrimPrefix(fun.Sel.Name, "Fp"), c.text(sel))
-			case path == "encoding/json":
-				if fun.Sel.Name == "NewEncoder" {
-					return c.encoderHint(call)
-				}
-				return ""
-			}
-		} else if arg != 0 {
-			return ""
-		}
-	} else if arg != 0 {
-		return ""
-	}
-	sb := c.freeName("sb", "buf", "out", "tb", "table")
-	imp := ""
-	if c.importPath("strings") != "strings" {
-		// read from the file: this runs while the imports are still
-		// being checked, before c.imports holds them all
-		imp = ` (import "strings")`
-	}
-	return fmt.Sprintf("%s takes an io.Writer: write into a strings.Builder and print that: var %s strings.Builder%s, pass &%s instead of %s, then fmt.Print(%s.String()) when it is done",
-		callee, sb, imp, sb, c.text(sel), sb)
-}
-
-// encoderHint says what to write instead of a json.Encoder over os.Stdout
-// (call is its json.NewEncoder): marshal the value the snippet encodes and
-// print it, with json.MarshalIndent and the snippet's own SetIndent
-// arguments when it sets some, so that the output keeps its layout. The
-// encoder is the variable call is assigned to, or call itself when the
-// snippet chains .Encode onto it.
-func (c *checker) encoderHint(call *ast.CallExpr) string {
-	enc := ""
-	v, indent := "v", ""
-	ast.Inspect(c.file, func(n ast.Node) bool {
-		switch s := n.(type) {
-		case *ast.AssignStmt:
-			if len(s.Lhs) == 1 && len(s.Rhs) == 1 && s.Rhs[0] == ast.Expr(call) {
-				if id, ok := s.Lhs[0].(*ast.Ident); ok {
-					enc = id.Name
-				}
-			}
-		case *ast.ValueSpec:
-			if len(s.Names) == 1 && len(s.Values) == 1 && s.Values[0] == ast.Expr(call) {
-				enc = s.Names[0].Name
-			}
-		case *ast.CallExpr:
-			if m, ok := s.Fun.(*ast.SelectorExpr); ok && m.X == ast.Expr(call) && m.Sel.Name == "Encode" && len(s.Args) == 1 {
-				v = c.text(s.Args[0])
-			}
-		}
-		return true
-	})
-	if enc != "" {
-		ast.Inspect(c.file, func(n ast.Node) bool {
-			ce, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			m, ok := ce.Fun.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			if x, ok := m.X.(*ast.Ident); !ok || x.Name != enc {
-				return true
-			}
-			switch {
-			case m.Sel.Name == "SetIndent" && len(ce.Args) == 2:
-				indent = c.text(ce.Args[0]) + ", " + c.text(ce.Args[1])
-			case m.Sel.Name == "Encode" && len(ce.Args) == 1:
-				v = c.text(ce.Args[0])
-			}
-			return true
-		})
-	}
-	b := c.freeName("b", "data", "js")
-	marshal := "json.Marshal(" + v + ")"
-	if indent != "" {
-		marshal = "json.MarshalIndent(" + v + ", " + indent + ")"
-	}
-	return fmt.Sprintf("json.NewEncoder takes an io.Writer: encode with %s, err := %s instead, then fmt.Println(string(%s))", b, marshal, b)
-}
-
-// freeName returns the first of names that no identifier of the snippet
-// spells, so that a declaration the hint names clashes with nothing the
-// snippet declares or uses (a builder named sb where sb is already the
-// snippet's own); with every one taken, the first with a number after it.
-func (c *checker) freeName(names ...string) string {
-	used := map[string]bool{}
-	ast.Inspect(c.file, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			used[id.Name] = true
-		}
-		return true
-	})
-	for _, n := range names {
-		if !used[n] {
-			return n
-		}
-	}
-	for i := 2; ; i++ {
-		if n := names[0] + strconv.Itoa(i); !used[n] {
-			return n
-		}
-	}
-}
-
-// importPath returns the import path that name refers to in the snippet,
-// or "" when no import declares it.
-func (c *checker) importPath(name string) string {
-	for _, im := range c.file.Imports {
-		p, err := strconv.Unquote(im.Path.Value)
-		if err != nil {
-			continue
-		}
-		n := path.Base(p)
-		if im.Name != nil {
-			n = im.Name.Name
-		}
-		if n == name {
-			return p
-		}
-	}
-	return ""
-}
-
-// isWriter reports whether t is io.Writer or another interface whose only
-// method is Write([]byte) (int, error).
-func isWriter(t types.Type) bool {
-	it, ok := t.Underlying().(*types.Interface)
-	if !ok || it.NumMethods() != 1 {
-		return false
-	}
-	m := it.Method(0)
-	sig := m.Type().(*types.Signature)
-	return m.Name() == "Write" && sig.Params().Len() == 1 && sig.Results().Len() == 2
 }
 
 // otherPackageMember: pkg.Name that pkg lacks but another allowed

@@ -158,6 +158,9 @@ var errNotFound = errors.New("package not found")
 // Import implements types.Importer over the tree and the embedded standard
 // packages.
 func (c *treeCache) Import(p string) (*types.Package, error) {
+	if p == "os" {
+		return snippetOS(), nil
+	}
 	if !strings.HasPrefix(p, treePrefix) {
 		return universe.std.Import(p)
 	}
@@ -267,4 +270,40 @@ func (c *treeCache) closure(p string, into map[string]bool) {
 			c.closure(d, into)
 		}
 	}
+}
+
+var (
+	osOnce sync.Once
+	osPkg  *types.Package
+)
+
+// snippetOS is package os as snippets see it, for type-checking: Stdout
+// and Stderr of type *File, whose only methods are Write and WriteString,
+// as the package the rewrite imports in its place at run time
+// (exec/internal/shim's OSSymbols, at osPath). The check refuses every
+// other use of os before it type-checks, with what to use instead; a
+// member the check does not name is undefined here.
+func snippetOS() *types.Package {
+	osOnce.Do(func() {
+		pkg := types.NewPackage("os", "os")
+		tn := types.NewTypeName(token.NoPos, pkg, "File", nil)
+		file := types.NewNamed(tn, types.NewStruct(nil, nil), nil)
+		ptr := types.NewPointer(file)
+		results := types.NewTuple(
+			types.NewVar(token.NoPos, pkg, "n", types.Typ[types.Int]),
+			types.NewVar(token.NoPos, pkg, "err", types.Universe.Lookup("error").Type()))
+		method := func(name string, param types.Type) *types.Func {
+			recv := types.NewVar(token.NoPos, pkg, "f", ptr)
+			params := types.NewTuple(types.NewVar(token.NoPos, pkg, "b", param))
+			return types.NewFunc(token.NoPos, pkg, name, types.NewSignatureType(recv, nil, nil, params, results, false))
+		}
+		file.AddMethod(method("Write", types.NewSlice(types.Typ[types.Byte])))
+		file.AddMethod(method("WriteString", types.Typ[types.String]))
+		pkg.Scope().Insert(tn)
+		pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, "Stdout", ptr))
+		pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, "Stderr", ptr))
+		pkg.MarkComplete()
+		osPkg = pkg
+	})
+	return osPkg
 }

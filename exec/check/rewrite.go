@@ -56,6 +56,7 @@ func (c *checker) rewriteTagged(tag string) []byte {
 		}
 		r.local[p] = name
 	}
+	r.osImport()
 	r.iterImport()
 	r.walk(c.file, nil)
 	if len(c.errs) > 0 {
@@ -66,6 +67,22 @@ func (c *checker) rewriteTagged(tag string) []byte {
 	}
 	r.blankUnused()
 	return r.apply()
+}
+
+// osImport imports, in place of os, the package of the worker that holds
+// os.Stdout and os.Stderr (osPath), under the snippet's name for os: the
+// check let nothing else of os through.
+func (r *rewriter) osImport() {
+	for _, im := range r.file.Imports {
+		if p, _ := strconv.Unquote(im.Path.Value); p != "os" {
+			continue
+		}
+		text := strconv.Quote(osPath)
+		if im.Name == nil {
+			text = "os " + text
+		}
+		r.replace(im.Path.Pos(), im.Path.End(), text)
+	}
 }
 
 // blankUnused turns the imports whose every use was rewritten away into

@@ -25,13 +25,47 @@ var (
 type shimImporter struct{ imp types.Importer }
 
 func (s shimImporter) Import(p string) (*types.Package, error) {
+	if p == osPath {
+		return stdioPackage()
+	}
 	if p != shimPath {
 		return s.imp.Import(p)
 	}
+	return loadShim()
+}
+
+var (
+	stdioOnce sync.Once
+	stdioPkg  *types.Package
+	stdioErr  error
+)
+
+// stdioPackage is what the rewrite imports for os (osPath), as the
+// worker's shim.OSSymbols gives it: Stdout, Stderr and their type File.
+func stdioPackage() (*types.Package, error) {
+	stdioOnce.Do(func() {
+		sp, err := loadShim()
+		if err != nil {
+			stdioErr = err
+			return
+		}
+		file := sp.Scope().Lookup("File").(*types.TypeName)
+		pkg := types.NewPackage(osPath, "os")
+		pkg.Scope().Insert(types.NewTypeName(token.NoPos, pkg, "File", file.Type()))
+		for _, name := range []string{"Stdout", "Stderr"} {
+			pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, name, types.NewPointer(file.Type())))
+		}
+		pkg.MarkComplete()
+		stdioPkg = pkg
+	})
+	return stdioPkg, stdioErr
+}
+
+func loadShim() (*types.Package, error) {
 	shimOnce.Do(func() {
 		fset := token.NewFileSet()
 		var files []*ast.File
-		for _, name := range []string{"fmt.go", "panic.go", "json.go", "errors.go"} {
+		for _, name := range []string{"fmt.go", "panic.go", "json.go", "errors.go", "stdio.go"} {
 			f, err := parser.ParseFile(fset, "../internal/shim/"+name, nil, 0)
 			if err != nil {
 				shimErr = err
@@ -68,5 +102,8 @@ func typeCheckRewrite(src []byte, tree iofs.FS) error {
 func TestShimPath(t *testing.T) {
 	if shimPath != shim.ImportPath {
 		t.Fatalf("shimPath is %q, shim.ImportPath %q", shimPath, shim.ImportPath)
+	}
+	if osPath != shim.OSPath {
+		t.Fatalf("osPath is %q, shim.OSPath %q", osPath, shim.OSPath)
 	}
 }

@@ -151,6 +151,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	// reports every problem of the snippet.
 	c.checkMain()
 	c.checkUses()
+	c.checkOSValues()
 	c.checkErrorValues()
 	c.checkErrorsAsTargets()
 	c.checkShapeTwins()
@@ -207,6 +208,11 @@ func (c *checker) checkImports() {
 			} else {
 				c.errorf(im.Path.Pos(), "", "%v", tp.err)
 			}
+		case p == "os":
+			// os.Stdout and os.Stderr only (check_os.go).
+			n := len(c.errs)
+			c.checkOSImport(im)
+			c.refusedErrs += len(c.errs) - n
 		case p == "C":
 			c.errorf(im.Path.Pos(), "", "cgo is not available in snippets")
 		case c.allow[p]:

@@ -174,6 +174,9 @@ func runYaegi(t *testing.T, tree iofs.FS, src []byte) (out string, err error) {
 	if err := i.Use(shim.Symbols); err != nil {
 		return "", err
 	}
+	if err := i.Use(shim.OSSymbols(&stdout, &stderr)); err != nil {
+		return "", err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, err = i.EvalWithContext(ctx, string(src))

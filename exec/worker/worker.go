@@ -251,6 +251,12 @@ func newInterp(files *jobFS, unrestricted bool) (*interp.Interpreter, error) {
 	if err := i.Use(shim.Symbols); err != nil {
 		return nil, fmt.Errorf("load the rewrite's helpers %s: %w", shim.ImportPath, err)
 	}
+	// A snippet's os.Stdout and os.Stderr (the check lets nothing else of
+	// os through, and the rewrite imports this package in its place) write
+	// where fmt.Print and the interpreter write.
+	if err := i.Use(shim.OSSymbols(os.Stdout, os.Stderr)); err != nil {
+		return nil, fmt.Errorf("load the snippets' os %s: %w", shim.OSPath, err)
+	}
 	return i, nil
 }
 

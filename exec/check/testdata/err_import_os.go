@@ -11,5 +11,5 @@ func main() {
 }
 
 // Error:
-// snippet.go:5:2: import "os" is not allowed in snippets
-// 	hint: for files use the tools of a filesystem server (mcpfs/servers/...); print results with fmt
+// snippet.go:9:16: os.ReadFile is not available in snippets: of package os, a snippet has os.Stdout and os.Stderr only
+// 	hint: for files use the tools of a filesystem server (mcpfs/servers/...); a snippet's os has only os.Stdout and os.Stderr, to write to

@@ -11,4 +11,4 @@ func main() {
 }
 
 // Error:
-// snippet.go:4:2: import "os" is not allowed in snippets
+// snippet.go:9:30: text/template.ParseFiles is not allowed in snippets: they cannot read files

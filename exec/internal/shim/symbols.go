@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"io"
 	"reflect"
 
 	"github.com/traefik/yaegi/interp"
@@ -43,6 +44,7 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 	"Context":    reflect.ValueOf(Context),
 
 	"Err":          reflect.ValueOf((*Err)(nil)),
+	"File":         reflect.ValueOf((*File)(nil)),
 	"JSON":         reflect.ValueOf((*JSON)(nil)),
 	"Located":      reflect.ValueOf((*Located)(nil)),
 	"Kind":         reflect.ValueOf((*Kind)(nil)),
@@ -50,3 +52,16 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 	"Text":         reflect.ValueOf((*Text)(nil)),
 	"Value":        reflect.ValueOf((*Value)(nil)),
 }}
+
+// OSSymbols is the package a snippet's import of "os" becomes (OSPath):
+// Stdout and Stderr write to stdout and stderr, which must be the writers
+// the interpreter prints to (interp.Options.Stdout and Stderr), so that
+// their output is captured, ordered and limited as fmt.Print's is; File is
+// their type, for the names the rewrite writes.
+func OSSymbols(stdout, stderr io.Writer) interp.Exports {
+	return interp.Exports{OSPath + "/os": {
+		"Stdout": reflect.ValueOf(&File{w: stdout}),
+		"Stderr": reflect.ValueOf(&File{w: stderr}),
+		"File":   reflect.ValueOf((*File)(nil)),
+	}}
+}
