@@ -41,12 +41,20 @@
 //   - loop variables that a closure or pointer can see get per-iteration
 //     copies (Go 1.22 semantics);
 //   - calls of the snippet's generic functions get explicit type arguments;
+//   - the import of os, which a snippet may use for os.Stdout and os.Stderr
+//     only, becomes an import of the worker's package of those two
+//     (mcpfs/internal/os, exec/internal/shim's OSSymbols): writers over
+//     the run's own stdout and stderr, where fmt.Print writes;
 //   - errors.As with a target type declared by interpreted code; the
 //     snippet's error values given to fmt.Errorf's %w, errors.Is, errors.As
 //     and errors.Unwrap become shim.Errs that carry their Error, Unwrap
 //     and Is(error) bool methods.
 //
-// Refused with a hint: imports outside the allowlist and the tree,
+// Refused with a hint: imports outside the allowlist and the tree, every
+// member of os but Stdout and Stderr and their methods but Write and
+// WriteString (check_os.go), os.Stdout or os.Stderr given where an empty
+// interface is wanted (printed, or kept in an any: %T would say
+// *shim.File),
 // text/template's file parsing and templates over the snippet's types with
 // methods (or over data holding interfaces that the snippet puts such
 // values in, when a template may use the methods), fmt over data holding
