@@ -147,3 +147,97 @@ func (c *checker) isOSWriter(e ast.Expr) bool {
 	v, ok := c.info.Uses[sel.Sel].(*types.Var)
 	return ok && v.Pkg() != nil && v.Pkg().Path() == "os" && osWriters[v.Name()]
 }
+
+// osFileMethods are the methods of *os.File.
+var osFileMethods = map[string]bool{
+	"Chdir": true, "Chmod": true, "Chown": true, "Close": true, "Fd": true, "Name": true,
+	"Read": true, "ReadAt": true, "ReadDir": true, "ReadFrom": true, "Readdir": true,
+	"Readdirnames": true, "Seek": true, "SetDeadline": true, "SetReadDeadline": true,
+	"SetWriteDeadline": true, "Stat": true, "Sync": true, "SyscallConn": true,
+	"Truncate": true, "Write": true, "WriteAt": true, "WriteString": true, "WriteTo": true,
+}
+
+// checkOSAssertions refuses, in a snippet that uses os.Stdout or
+// os.Stderr, type assertions and type switch cases from a writer (or an
+// any) to an interface that *os.File implements and the snippet's
+// os.Stdout does not (io.Closer, io.ReaderFrom, interface{ Fd() uintptr
+// }, ...): Go's would succeed on os.Stdout, the snippet's would fail.
+func (c *checker) checkOSAssertions() {
+	used := false
+	for _, obj := range c.info.Uses {
+		if v, ok := obj.(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "os" && osWriters[v.Name()] {
+			used = true
+			break
+		}
+	}
+	if !used {
+		return
+	}
+	check := func(x, typ ast.Expr) {
+		if x == nil || typ == nil {
+			return
+		}
+		xt, tt := c.info.TypeOf(x), c.info.TypeOf(typ)
+		if xt == nil || tt == nil {
+			return
+		}
+		xi, ok := xt.Underlying().(*types.Interface)
+		if !ok {
+			return
+		}
+		if xi.NumMethods() > 0 {
+			writer := false
+			for i := 0; i < xi.NumMethods(); i++ {
+				writer = writer || osWriterMethods[xi.Method(i).Name()]
+			}
+			if !writer {
+				return
+			}
+		}
+		ti, ok := tt.Underlying().(*types.Interface)
+		if !ok || ti.NumMethods() == 0 {
+			return
+		}
+		extra := ""
+		for i := 0; i < ti.NumMethods(); i++ {
+			name := ti.Method(i).Name()
+			if !osFileMethods[name] {
+				return
+			}
+			if !osWriterMethods[name] && extra == "" {
+				extra = name
+			}
+		}
+		if extra != "" {
+			c.errorf(typ.Pos(), "pass os.Stdout where only Write or WriteString is needed, and keep such assertions to writers of your own (a *strings.Builder, a *bytes.Buffer)",
+				"a type assertion to %s is not supported in snippets that use os.Stdout or os.Stderr: there they are writers only (Write, WriteString), without %s, so it would fail where Go's succeeds", c.typeString(tt), extra)
+		}
+	}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			check(n.X, n.Type)
+		case *ast.TypeSwitchStmt:
+			var ta *ast.TypeAssertExpr
+			switch a := n.Assign.(type) {
+			case *ast.ExprStmt:
+				ta, _ = a.X.(*ast.TypeAssertExpr)
+			case *ast.AssignStmt:
+				if len(a.Rhs) == 1 {
+					ta, _ = a.Rhs[0].(*ast.TypeAssertExpr)
+				}
+			}
+			if ta == nil {
+				return true
+			}
+			for _, s := range n.Body.List {
+				if cc, ok := s.(*ast.CaseClause); ok {
+					for _, t := range cc.List {
+						check(ta.X, t)
+					}
+				}
+			}
+		}
+		return true
+	})
+}

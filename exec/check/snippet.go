@@ -152,6 +152,7 @@ func check(filename string, src []byte, tree iofs.FS, opts Options) (prog *Progr
 	c.checkMain()
 	c.checkUses()
 	c.checkOSValues()
+	c.checkOSAssertions()
 	c.checkErrorValues()
 	c.checkErrorsAsTargets()
 	c.checkShapeTwins()
