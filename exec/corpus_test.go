@@ -133,7 +133,10 @@ func TestCorpus(t *testing.T) {
 // type's value with a String method printed from an any) left it at
 // 97.6%: what is left of round9 is refused by design (os, io/fs and
 // math/big imports, wrong fmt verbs, a break that ends a switch inside a
-// loop).
+// loop). Letting snippets write to os.Stdout and os.Stderr took it to
+// 98.2%: five programs refused only for those now pass, and three more
+// are refused for the methods their templates call, which the refused
+// import of os used to hide.
 const corpusMinPassRate = 97.5
 
 // runCorpusProgram checks and runs p and classifies the result.
