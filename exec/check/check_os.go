@@ -2,6 +2,7 @@ package check
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -125,6 +126,18 @@ func (c *checker) checkOSValues() {
 				break
 			}
 			x = p
+		}
+		switch p := parents[x].(type) {
+		case *ast.AssignStmt:
+			for _, l := range p.Lhs {
+				if l == x {
+					c.errorf(e.Pos(), "write to another writer instead: var w io.Writer = "+c.text(e)+", then assign w", "%s cannot be assigned in snippets: there it is the run's own output", c.text(e))
+				}
+			}
+		case *ast.UnaryExpr:
+			if p.Op == token.AND {
+				c.errorf(e.Pos(), "pass "+c.text(e)+" itself where an io.Writer is wanted", "the address of %s is not supported in snippets", c.text(e))
+			}
 		}
 		t := c.targetType(x, parents)
 		if t == nil {

@@ -52,7 +52,8 @@
 //
 // Refused with a hint: imports outside the allowlist and the tree, every
 // member of os but Stdout and Stderr and their methods but Write and
-// WriteString (check_os.go), os.Stdout or os.Stderr given where an empty
+// WriteString (check_os.go), os.Stdout or os.Stderr assigned, their
+// address taken, or given where an empty
 // interface is wanted (printed, or kept in an any: %T would say
 // *shim.File), and, where a snippet uses them, assertions from a writer
 // to interfaces *os.File has and they lack (io.Closer, io.ReaderFrom),
