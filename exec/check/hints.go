@@ -1695,7 +1695,7 @@ func (c *checker) constructorHint(from, to types.Type) string {
 
 var (
 	reNotFunc    = lazyRE(`^invalid operation: cannot call (.+) \((variable|value) of (?:\w+ )?type (.+)\): .* is not a function$`)
-	reTruncated  = lazyRE(`^(.+) \(untyped float constant\) truncated to (\w+)$`)
+	reTruncated  = lazyRE(`^(.+) \(untyped float constant(?: [^)]*)?\) truncated to (\w+)$`)
 	reNotSatisfy = lazyRE(`^(.+) does not satisfy (cmp\.Ordered|comparable)`)
 )
 
@@ -2148,23 +2148,71 @@ func (c *checker) orderedHint(pos token.Pos) string {
 		elem, fn.Pkg().Name(), variant.Name(), fn.Pkg().Name(), variant.Name(), xs, elem, field, field, c.importNote("cmp"))
 }
 
-// truncatedHint: a fraction in arithmetic with an integer variable.
+// truncatedHint: a fraction (a literal or a named constant) in arithmetic
+// with integer variables. Every integer operand of the arithmetic around
+// it is converted, so that price * adults * nights becomes
+// price * float64(adults) * float64(nights) in one step.
 func (c *checker) truncatedHint(pos token.Pos) string {
 	n := c.enclosing(pos, func(n ast.Node) bool { _, ok := n.(*ast.BinaryExpr); return ok })
 	b, ok := n.(*ast.BinaryExpr)
 	if !ok {
 		return ""
 	}
-	for _, p := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		if t := c.info.Types[p[0]].Type; t != nil && isInteger(t) && c.info.Types[p[0]].Value == nil {
-			conv := "float64(" + c.text(p[0]) + ")"
-			if p[0] == b.X {
-				return fmt.Sprintf("%s is an integer: convert it, %s %s %s", c.text(p[0]), conv, b.Op, c.text(b.Y))
-			}
-			return fmt.Sprintf("%s is an integer: convert it, %s %s %s", c.text(p[0]), c.text(b.X), b.Op, conv)
+	// Climb to the outermost arithmetic around the fraction.
+	parents := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(c.file, func(x ast.Node) bool {
+		if x == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			parents[x] = stack[len(stack)-1]
+		}
+		stack = append(stack, x)
+		return true
+	})
+	top := ast.Expr(b)
+	for {
+		if pe, ok := parents[top].(*ast.BinaryExpr); ok && isArith(pe.Op) {
+			top = pe
+		} else if pe, ok := parents[top].(*ast.ParenExpr); ok {
+			top = pe
+		} else {
+			break
 		}
 	}
-	return ""
+	var ints []string
+	var render func(e ast.Expr) string
+	render = func(e ast.Expr) string {
+		switch x := e.(type) {
+		case *ast.BinaryExpr:
+			if isArith(x.Op) {
+				return render(x.X) + " " + x.Op.String() + " " + render(x.Y)
+			}
+		case *ast.ParenExpr:
+			return "(" + render(x.X) + ")"
+		}
+		tv := c.info.Types[e]
+		if tv.Type != nil && isInteger(tv.Type) && tv.Value == nil {
+			ints = append(ints, c.text(e))
+			return "float64(" + c.text(e) + ")"
+		}
+		return c.text(e)
+	}
+	fixed := render(top)
+	switch len(ints) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("%s is an integer: convert it, %s", ints[0], fixed)
+	}
+	return fmt.Sprintf("%s are integers: convert them, %s", strings.Join(ints, ", "), fixed)
+}
+
+// isArith reports whether op is +, -, * or /.
+func isArith(op token.Token) bool {
+	return op == token.ADD || op == token.SUB || op == token.MUL || op == token.QUO
 }
 
 // siblingArgsHint: a function of the same package, named like the one
