@@ -36,7 +36,8 @@ func runStdio(t *testing.T, r *Runner, src string, stdout, stderr *lines) *Resul
 
 // TestOSWriters: os.Stdout and os.Stderr write to the run's own stdout
 // and stderr, in order with fmt.Print's output, through a tabwriter, a
-// json.Encoder and a template as well, streamed as they are written.
+// json.Encoder and a template as well, streamed as they are written; %T
+// of a writer holding one says *os.File, as in Go.
 func TestOSWriters(t *testing.T) {
 	if raceEnabled {
 		t.Skip("-race: snippets run in the worker without the race detector (test.sh runs it)")
@@ -73,12 +74,13 @@ func main() {
 	enc.Encode(map[string]int{"b": 2, "a": 1})
 	var w io.Writer = os.Stderr
 	io.WriteString(w, "warn 3\n")
+	fmt.Printf("%T\n", w)
 	fmt.Println("end")
 }
 `
 	var out, errs lines
 	res := runStdio(t, r, src, &out, &errs)
-	wantOut := "one\ntwo\nthree four\n5\n6\nbefore the flush\nNAME   N\nalpha  10\n{\n \"a\": 1,\n \"b\": 2\n}\nend\n"
+	wantOut := "one\ntwo\nthree four\n5\n6\nbefore the flush\nNAME   N\nalpha  10\n{\n \"a\": 1,\n \"b\": 2\n}\n*os.File\nend\n"
 	if string(res.Stdout) != wantOut {
 		t.Errorf("stdout:\n%s\nwant:\n%s", res.Stdout, wantOut)
 	}

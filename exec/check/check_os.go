@@ -96,7 +96,8 @@ func (c *checker) checkOSImport(im *ast.ImportSpec) {
 
 // checkOSValues refuses os.Stdout and os.Stderr where they become an
 // empty interface (printed, or kept in an any): their type in a snippet is
-// not *os.File, so %T, %v and type assertions would differ from Go.
+// named os.File (%T agrees) but is not *os.File, so %v and type
+// assertions would differ from Go.
 func (c *checker) checkOSValues() {
 	if !c.imports["os"] {
 		return

@@ -54,8 +54,8 @@
 // member of os but Stdout and Stderr and their methods but Write and
 // WriteString (check_os.go), os.Stdout or os.Stderr assigned, their
 // address taken, or given where an empty
-// interface is wanted (printed, or kept in an any: %T would say
-// *shim.File), and, where a snippet uses them, assertions from a writer
+// interface is wanted (printed, or kept in an any: %v and type
+// assertions would differ), and, where a snippet uses them, assertions from a writer
 // to interfaces *os.File has and they lack (io.Closer, io.ReaderFrom),
 // text/template's file parsing and templates over the snippet's types with
 // methods (or over data holding interfaces that the snippet puts such

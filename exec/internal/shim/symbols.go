@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	"github.com/traefik/yaegi/interp"
+
+	osfile "github.com/mcpfs/mcpfs/exec/internal/shim/osfile"
 )
 
 // Symbols is this package as the interpreter imports it (ImportPath).
@@ -60,8 +62,8 @@ var Symbols = interp.Exports{ImportPath + "/shim": {
 // their type, for the names the rewrite writes.
 func OSSymbols(stdout, stderr io.Writer) interp.Exports {
 	return interp.Exports{OSPath + "/os": {
-		"Stdout": reflect.ValueOf(&File{w: stdout}),
-		"Stderr": reflect.ValueOf(&File{w: stderr}),
+		"Stdout": reflect.ValueOf(osfile.New(stdout)),
+		"Stderr": reflect.ValueOf(osfile.New(stderr)),
 		"File":   reflect.ValueOf((*File)(nil)),
 	}}
 }
