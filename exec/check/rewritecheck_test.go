@@ -73,10 +73,29 @@ func loadShim() (*types.Package, error) {
 			}
 			files = append(files, f)
 		}
-		conf := types.Config{Importer: importer.Default()}
+		conf := types.Config{Importer: osfileImporter{fset: fset, imp: importer.Default()}}
 		shimPkg, shimErr = conf.Check(shimPath, fset, files, nil)
 	})
 	return shimPkg, shimErr
+}
+
+// osfileImporter adds the shim's package of os.File (exec/internal/shim/
+// osfile, type-checked from its source) to imp.
+type osfileImporter struct {
+	fset *token.FileSet
+	imp  types.Importer
+}
+
+func (o osfileImporter) Import(p string) (*types.Package, error) {
+	if p != "github.com/mcpfs/mcpfs/exec/internal/shim/osfile" {
+		return o.imp.Import(p)
+	}
+	f, err := parser.ParseFile(o.fset, "../internal/shim/osfile/file.go", nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	conf := types.Config{Importer: o.imp}
+	return conf.Check(p, o.fset, []*ast.File{f}, nil)
 }
 
 // typeCheckRewrite type-checks a rewritten source as Go: the rewrite must
