@@ -52,7 +52,8 @@ var rules = []struct {
 	{pkg: "fs/gen/shape", denyAll: kernelAndNet},
 	{pkg: "exec/check", denyAll: netAndKernel},
 	{pkg: "exec/check/internal/mkstd"},
-	{pkg: "exec/internal/shim", denyAll: netAndKernel},
+	{pkg: "exec/internal/shim/osfile", denyAll: kernelAndNet},
+	{pkg: "exec/internal/shim", mcpfs: []string{"exec/internal/shim/osfile"}, denyAll: netAndKernel},
 	{pkg: "exec/internal/stdsyms", denyAll: kernelAndNet},
 	{pkg: "exec/internal/sandbox"},
 
@@ -78,7 +79,7 @@ var rules = []struct {
 	{pkg: "fs/fuse", mcpfs: append([]string{"fs/internal/..."}, skillsLayer...)},
 
 	// Running snippets.
-	{pkg: "exec/worker", mcpfs: []string{"exec/check", "exec/check/...", "exec/internal/shim", "exec/internal/stdsyms", "exec/internal/sandbox", "fs/gen/runtime/mcp"}},
+	{pkg: "exec/worker", mcpfs: []string{"exec/check", "exec/check/...", "exec/internal/shim", "exec/internal/shim/osfile", "exec/internal/stdsyms", "exec/internal/sandbox", "fs/gen/runtime/mcp"}},
 	{pkg: "exec", mcpfs: append([]string{"exec/..."}, fsLayer...)},
 	{pkg: "cmd/internal/mcpserver", mcpfs: []string{"discovery/...", "fs", "fs/...", "exec", "exec/...", "skills", "cache"}},
 
