@@ -102,18 +102,9 @@ func (c *checker) checkOSValues() {
 	if !c.imports["os"] {
 		return
 	}
-	parents := map[ast.Node]ast.Node{}
+	parents := parentsOf(c.file)
 	var uses []ast.Expr
-	var stack []ast.Node
 	ast.Inspect(c.file, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			parents[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
 		if e, ok := n.(ast.Expr); ok && c.isOSWriter(e) {
 			uses = append(uses, e)
 		}

@@ -2159,19 +2159,7 @@ func (c *checker) truncatedHint(pos token.Pos) string {
 		return ""
 	}
 	// Climb to the outermost arithmetic around the fraction.
-	parents := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(c.file, func(x ast.Node) bool {
-		if x == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			parents[x] = stack[len(stack)-1]
-		}
-		stack = append(stack, x)
-		return true
-	})
+	parents := parentsOf(c.file)
 	top := ast.Expr(b)
 	for {
 		if pe, ok := parents[top].(*ast.BinaryExpr); ok && isArith(pe.Op) {

@@ -183,7 +183,12 @@ func hasFloat(t types.Type) bool {
 
 // typeArgs returns the type arguments of the call's instantiation.
 func (r *rewriter) typeArgs(call *ast.CallExpr) []types.Type {
-	id := calleeIdent(call.Fun)
+	return r.instTypeArgs(calleeIdent(call.Fun))
+}
+
+// instTypeArgs returns the type arguments of the generic function id
+// names, explicit or inferred.
+func (r *rewriter) instTypeArgs(id *ast.Ident) []types.Type {
 	inst, ok := r.info.Instances[id]
 	if !ok || inst.TypeArgs == nil {
 		return nil

@@ -68,10 +68,7 @@ func (r *rewriter) instExpr(n ast.Node, stack []ast.Node) bool {
 	if generic == nil || sig == nil || generic.TypeParams().Len() == 0 {
 		return false
 	}
-	args := make([]types.Type, inst.TypeArgs.Len())
-	for i := range args {
-		args[i] = inst.TypeArgs.At(i)
-	}
+	args := r.instTypeArgs(sel.Sel)
 	if fn.FullName() == treePrefix+"mcp.Ptr" {
 		if len(args) != 1 {
 			return false
@@ -163,18 +160,6 @@ func anyType(t types.Type, f func(types.Type) bool) bool {
 			}
 		case *types.Alias:
 			return visit(types.Unalias(t))
-		case *types.Interface:
-			for i := 0; i < t.NumEmbeddeds(); i++ {
-				if visit(t.EmbeddedType(i)) {
-					return true
-				}
-			}
-		case *types.Union:
-			for i := 0; i < t.Len(); i++ {
-				if visit(t.Term(i).Type()) {
-					return true
-				}
-			}
 		}
 		return false
 	}

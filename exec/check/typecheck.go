@@ -56,19 +56,7 @@ func (c *checker) typeCheck() {
 		}
 		return true
 	})
-	var stack []ast.Node
-	parents := map[ast.Node]ast.Node{}
-	ast.Inspect(c.file, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			parents[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
+	parents := parentsOf(c.file)
 	var last *Error
 	for _, te := range terrs {
 		if strings.HasPrefix(te.Msg, "\t") && last != nil {
@@ -425,4 +413,22 @@ func iterUseNote(id *ast.Ident, parents map[ast.Node]ast.Node) string {
 		}
 	}
 	return fmt.Sprintf("; maps.%s returns an iterator (iter.Seq), not a slice: for a sorted slice write slices.Sorted(maps.%s(...)), for a slice slices.Collect(maps.%s(...)) (import \"slices\")", sel.Sel.Name, sel.Sel.Name, sel.Sel.Name)
+}
+
+// parentsOf maps every node under root to the node that holds it.
+func parentsOf(root ast.Node) map[ast.Node]ast.Node {
+	parents := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return parents
 }
