@@ -363,15 +363,20 @@ var assocCVSets = []string{"queries", "holdout", "fresh", "unseen", "sealed"}
 var assocShipped = assocMethod{model1: true}
 
 // assocOn is the ranking with the learned associations, at the setting
-// chosen by TestAssocTransfer: defaults.
-var assocOn = defaults
+// chosen by TestAssocTransfer: defaults without the examples, which are
+// measured over it (TestExamplesTransfer).
+var assocOn = func() params {
+	p := defaults
+	p.exWeight = 0
+	return p
+}()
 
-// noAssoc is defaults without the associations: the ranking they are
-// measured against, and the one to tune other things on (the embedded
-// table was learned from the same sets).
+// noAssoc is defaults without the associations and the examples: the
+// ranking they are measured against, and the one to tune other things
+// on (the embedded table and examples were learned from the same sets).
 var noAssoc = func() params {
 	p := defaults
-	p.assocWeight = 0
+	p.assocWeight, p.exWeight = 0, 0
 	return p
 }()
 

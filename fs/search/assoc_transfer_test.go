@@ -37,8 +37,8 @@ const transferSlack = 1.0
 const keepMargin = 0.5
 
 // trainSets are the query sets a table may be learned from: every set
-// but the blind ones (blind5.txt, blind6.txt), which measure the result.
-var trainSets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4", "train1", "train2", "train3", "train4", "train5"}
+// but the blind ones (blindSets), which measure the result.
+var trainSets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4", "train1", "train2", "train3", "train4", "train5", "train6", "train7", "train8"}
 
 // fold is one split of a cross-validation.
 type fold struct {

@@ -27,7 +27,9 @@
 // vectors (vectors.go, TestVectors), and, for every query word, the
 // words of tool texts that the tools wanted for labelled queries with that
 // word have, learned as a translation model learns them (assoc.go,
-// TestAssoc). Its numbers are params (index.go);
+// TestAssoc), and, for the labelled queries most like the query, the
+// tools they were labelled with (examples.go, TestExamplesTransfer).
+// Its numbers are params (index.go);
 // expand.go has pseudo-relevance feedback, catalog co-occurrence and
 // character trigrams, wordnet.go a WordNet thesaurus, vectors.go a
 // whole-query similarity, all measured and off (TestTune, TestTechniques,

@@ -41,6 +41,9 @@ type Doc struct {
 	// tool name, or the skill's name.
 	Server string
 	Tool   string
+	// ServerID is the server's own name (its serverInfo name), which
+	// labelled examples name it by (examples.go).
+	ServerID string
 	// ServerWords name the server beyond its package name: its key in
 	// the config, its serverInfo name and title.
 	ServerWords string
@@ -128,6 +131,7 @@ func serverDocs(s catalog.ServerSnapshot) []Doc {
 			Path:        "servers/" + pkg + "/" + file + ".go",
 			Summary:     firstSentence(raw.Description),
 			Server:      pkg,
+			ServerID:    s.ServerName,
 			Tool:        name,
 			ServerWords: serverWords,
 			Title:       title,

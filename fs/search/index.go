@@ -143,6 +143,14 @@ type params struct {
 	// over word pairs (pairs.go).
 	pairs     bool
 	pairTable *pairTable
+	// Examples (examples.go): the exK labelled queries most like the
+	// query, each with a cosine of at least exMin, vote for the tools
+	// they were labelled with, at exWeight times the best lexical score
+	// for the best vote (0 turns it off). exTable is the set (nil: the
+	// embedded one).
+	exWeight, exMin float64
+	exK             int
+	exTable         *exampleSet
 }
 
 var defaults = params{
@@ -165,12 +173,19 @@ var defaults = params{
 	delPenalty: 0.1,
 	// Associations learned from labelled queries (assoc.go): the setting
 	// chosen by TestAssocTransfer (docs/BENCHMARKS.md, "Fourteenth
-	// round"), the best in domain of those that cost at most a point at
-	// @1 on a server left out of the training: every query word, its
-	// first 2 terms met in at least 1 query, at 0.25 of a literal match
-	// relative to the first, adding to a score without counting as a
-	// word covered.
-	assocWeight: 0.25, assocK: 2, assocMin: 1, assocAny: true, assocSoft: true,
+	// round"; again in the fifteenth), the best in domain of those that
+	// cost at most a point at @1 on a server left out of the training:
+	// every query word, its first 2 terms met in at least 1 query, at
+	// 0.35 of a literal match relative to the first, adding to a score
+	// without counting as a word covered, never to a house word of the
+	// catalog searched.
+	assocWeight: 0.35, assocK: 2, assocMin: 1, assocAny: true, assocSoft: true, assocHouse: true,
+	// Examples (examples.go): the setting chosen by TestExamplesTransfer
+	// over these associations (docs/BENCHMARKS.md, "Fifteenth round"),
+	// by the same rule: the 5 labelled queries most like the query with
+	// a cosine of 0.45 or more, their best vote worth half the best
+	// lexical score.
+	exWeight: 0.5, exMin: 0.45, exK: 5,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then
@@ -269,6 +284,11 @@ type Index struct {
 	// the first search that re-ranks.
 	rrOnce  sync.Once
 	rrTerms rerankTerms
+	// byName is each document's position by its name; byTool the
+	// positions of the tools each server (by its serverInfo name) and
+	// tool name find (examples.go).
+	byName map[string]int
+	byTool map[exampleTool][]int
 }
 
 // posting is one term's weighted frequency in each document it occurs in.
@@ -284,6 +304,14 @@ func newIndex(docs []Doc, p params) *Index {
 	x := &Index{p: p, docs: append([]Doc(nil), docs...), terms: map[string]*posting{}}
 	sort.SliceStable(x.docs, func(i, j int) bool { return x.docs[i].Name < x.docs[j].Name })
 	n := len(x.docs)
+	x.byName, x.byTool = make(map[string]int, n), map[exampleTool][]int{}
+	for i, d := range x.docs {
+		x.byName[d.Name] = i
+		if d.Kind == KindTool && d.ServerID != "" {
+			t := exampleTool{server: d.ServerID, tool: d.Tool}
+			x.byTool[t] = append(x.byTool[t], i)
+		}
+	}
 	counts := make([][]map[string]int, len(fields)) // field → doc → term → count
 	lens := make([][]int, len(fields))
 	avg := make([]float64, len(fields))
@@ -484,7 +512,7 @@ func (x *Index) Search(query string, n int) []Hit {
 		for _, d := range x.docs {
 			hits = append(hits, Hit{Doc: d})
 		}
-	} else if len(cs) > 0 || x.p.simWeight > 0 {
+	} else if len(cs) > 0 || x.p.simWeight > 0 || x.p.exWeight > 0 {
 		if len(cs) > 0 {
 			hits = x.rank(query, cs)
 		}
@@ -493,6 +521,9 @@ func (x *Index) Search(query string, n int) []Hit {
 		}
 		if x.p.simWeight > 0 {
 			hits = x.mixSimilarity(query, hits)
+		}
+		if x.p.exWeight > 0 {
+			hits = x.mixExamples(query, hits)
 		}
 		if x.p.rerank && len(cs) > 0 {
 			hits = x.rerank(query, cs, hits, rerankWeights)

@@ -18,40 +18,48 @@ import (
 )
 
 // Floors of TestRecall: somewhat below what the ranking reaches on
-// testdata/queries.txt, so that a change that loses queries fails.
+// each set, so that a change that loses queries fails. Every set but the
+// blind ones is in the training of the associations and the examples
+// (trainSets), so its figure is in sample.
 const (
-	floorRecall1   = 0.93
-	floorRecall5   = 0.98
-	floorHoldout1  = 0.85
-	floorHoldout5  = 0.96
-	floorFresh1    = 0.87
+	floorRecall1   = 0.96
+	floorRecall5   = 0.99
+	floorHoldout1  = 0.90
+	floorHoldout5  = 0.98
+	floorFresh1    = 0.90
 	floorFresh5    = 0.97
-	floorUnseen1   = 0.83
+	floorUnseen1   = 0.92
 	floorUnseen5   = 0.98
-	floorSealed1   = 0.60
-	floorSealed5   = 0.86
-	floorFinal1    = 0.80
-	floorFinal5    = 0.92
-	floorBlind1    = 0.80
-	floorBlind5    = 0.95
-	floorBlind2At1 = 0.76
-	floorBlind2At5 = 0.95
-	floorBlind3At1 = 0.73
-	floorBlind3At5 = 0.94
-	floorBlind4At1 = 0.69
-	floorBlind4At5 = 0.91
+	floorSealed1   = 0.88
+	floorSealed5   = 0.97
+	floorFinal1    = 0.90
+	floorFinal5    = 0.97
+	floorBlind1    = 0.90
+	floorBlind5    = 0.97
+	floorBlind2At1 = 0.90
+	floorBlind2At5 = 0.97
+	floorBlind3At1 = 0.90
+	floorBlind3At5 = 0.97
+	floorBlind4At1 = 0.85
+	floorBlind4At5 = 0.97
 	// blind5.txt: 71.2% / 93.8% as written (plain BM25 30.0% / 48.8%),
 	// 81.9% / 96.9% after the fourteenth round, 77.5% / 95.6% with the
 	// association setting its rule chose once two numbers read as a sum,
 	// 78.1% / 95.6% with a tool that deletes lowered when no action is
-	// asked, 76.2% / 95.6% with the table learned from fifteen sets.
-	floorBlind5At1 = 0.73
-	floorBlind5At5 = 0.94
+	// asked, 76.2% / 95.6% with the table learned from fifteen sets,
+	// 89.4% / 98.1% with eighteen sets and the examples.
+	floorBlind5At1 = 0.86
+	floorBlind5At5 = 0.96
 	// blind6.txt: 70.0% / 87.5% as written (plain BM25 29.4% / 57.5%;
 	// without the learned associations 64.4% / 83.1%), 72.5% / 88.8%
-	// with the table learned from fifteen sets.
-	floorBlind6At1 = 0.67
-	floorBlind6At5 = 0.85
+	// with the table learned from fifteen sets, 79.4% / 95.6% with
+	// eighteen sets and the examples.
+	floorBlind6At1 = 0.76
+	floorBlind6At5 = 0.93
+	// blind7.txt: 86.2% / 96.2% at its first measurement, with eighteen
+	// sets and the examples (plain BM25 34.4% / 54.4%).
+	floorBlind7At1 = 0.83
+	floorBlind7At5 = 0.94
 )
 
 // listing is a testdata/servers/*.json file: one server's raw tools/list,
@@ -310,6 +318,7 @@ func TestRecall(t *testing.T) {
 		{"testdata/blind4.txt", floorBlind4At1, floorBlind4At5, false},
 		{"testdata/blind5.txt", floorBlind5At1, floorBlind5At5, true},
 		{"testdata/blind6.txt", floorBlind6At1, floorBlind6At5, true},
+		{"testdata/blind7.txt", floorBlind7At1, floorBlind7At5, true},
 	} {
 		qs := readQueries(t, set.file)
 		r1, r5, misses := recall(qs, searchRanker(x))
@@ -343,7 +352,7 @@ func BenchmarkRecall(b *testing.B) {
 		unit string
 	}
 	var ms []metric
-	for _, set := range append(querySets[:len(querySets):len(querySets)], "blind5") {
+	for _, set := range append(querySets[:len(querySets):len(querySets)], blindSets...) {
 		sq := readQueries(b, "testdata/"+set+".txt")
 		r1, r5, _ := recall(sq, searchRanker(x))
 		b1, b5, _ := recall(sq, bm25)
@@ -369,6 +378,11 @@ func BenchmarkRecall(b *testing.B) {
 // the search code or the other sets), blind3 (written the same way
 // after the seventh round) and blind4 (the same way, after the ninth).
 var querySets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4"}
+
+// blindSets are the sets no learned part is trained on (all but
+// trainSets), whose misses are never printed: the figures for needs
+// nobody tuned for.
+var blindSets = []string{"blind5", "blind6", "blind7"}
 
 // BenchmarkIndex builds the index of the twelve servers' 122 tools, as a
 // face does when the catalog changes.
