@@ -31,7 +31,7 @@ var recallSets = []struct{ name, what string }{
 	{"blind4", "blind4.txt, written the same way after the ninth round"},
 	{"blind5", "blind5.txt, blind: written the same way, never trained on"},
 	{"blind6", "blind6.txt, blind: a sixth writer, needs stated mid-task"},
-	{"blind7", "blind7.txt, blind: a seventh writer, four kinds of user; measured once"},
+	{"blind7", "blind7.txt, blind: a seventh writer, four kinds of user"},
 }
 
 // Every set above blind5.txt is in the training of the learned parts
