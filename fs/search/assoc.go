@@ -25,13 +25,12 @@ import (
 // most where a user's servers are among them; a word that a server puts
 // in most of its tools' names ("browser", "file") leads to that server's
 // tools rather than to what a query asks of others, so associations to
-// the house words of the catalog searched can be skipped (assocHouse;
-// measured, and not chosen at the twenty-two training sets).
+// the house words of the catalog searched are skipped (assocHouse).
 //
 // It is on (params.assocWeight in defaults): every query word, its first
-// three terms met in two queries or more, at 0.35 of a literal match
+// two terms met in two queries or more, at 0.5 of a literal match
 // relative to the first, adding to a score without counting as a word
-// the document covers; house words are not skipped at this setting. The
+// the document covers. The
 // setting was chosen by two cross-validations (TestAssocTransfer;
 // docs/BENCHMARKS.md, "Fourteenth round"): the best over the query sets
 // left out one at a time, among the settings that cost at most a point

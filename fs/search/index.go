@@ -175,10 +175,11 @@ var defaults = params{
 	// chosen by TestAssocTransfer (docs/BENCHMARKS.md, "Fourteenth
 	// round"; again in the fifteenth), the best in domain of those that
 	// cost at most a point at @1 on a server left out of the training:
-	// every query word, its first 3 terms met in at least 2 queries, at
-	// 0.35 of a literal match relative to the first, adding to a score
-	// without counting as a word covered.
-	assocWeight: 0.35, assocK: 3, assocMin: 2, assocAny: true, assocSoft: true,
+	// every query word, its first 2 terms met in at least 2 queries, at
+	// 0.5 of a literal match relative to the first, adding to a score
+	// without counting as a word covered, never to a house word of the
+	// catalog searched.
+	assocWeight: 0.5, assocK: 2, assocMin: 2, assocAny: true, assocSoft: true, assocHouse: true,
 	// Examples (examples.go): the setting chosen by TestExamplesTransfer
 	// over these associations (docs/BENCHMARKS.md, "Fifteenth round"),
 	// by the same rule: the 5 labelled queries most like the query with
