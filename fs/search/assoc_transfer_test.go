@@ -38,7 +38,7 @@ const keepMargin = 0.5
 
 // trainSets are the query sets a table may be learned from: every set
 // but the blind ones (blindSets), which measure the result.
-var trainSets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4", "train1", "train2", "train3", "train4", "train5", "train6", "train7", "train8", "train9", "train10", "train11", "train12", "train13", "train14", "train15", "train16"}
+var trainSets = []string{"queries", "holdout", "fresh", "unseen", "sealed", "final", "blind", "blind2", "blind3", "blind4", "train1", "train2", "train3", "train4", "train5", "train6", "train7", "train8", "train9", "train10", "train11", "train12", "train13", "train14", "train15", "train16", "train17", "train18", "train19", "train20"}
 
 // fold is one split of a cross-validation.
 type fold struct {
