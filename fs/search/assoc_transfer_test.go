@@ -186,68 +186,103 @@ func TestAssocTransfer(t *testing.T) {
 			}
 		}
 	}
-	figs := make([]map[string]*cvFig, len(grid))
+	figs := crossValidateGrid(len(grid), func(i int) map[string]*cvFig {
+		s := grid[i]
+		out := map[string]*cvFig{}
+		for name, fs := range cvs {
+			fig := &cvFig{}
+			for j, f := range fs {
+				tab := tables[s.method][name][j]
+				if s.house {
+					tab = tab.withoutHouse(base)
+				}
+				fig.add(newIndex(docs, s.params(tab.trim(s.k, s.min))), f.test)
+			}
+			out[name] = fig
+		}
+		return out
+	})
+	r := transferRule(figs, off, func(i int) bool { return grid[i].shipped() })
+	for _, i := range r.order {
+		mark := r.mark(i)
+		if os.Getenv("SEARCH_ASSOC_ALL") != "" || mark == "*" || mark == "+" || i == r.order[0] {
+			t.Logf("%s %-48s in domain %s, servers left out %s", mark, grid[i], figs[i]["set"], figs[i]["server"])
+		}
+	}
+	switch {
+	case r.shipped < 0:
+		t.Logf("shipped: not in the grid")
+	case r.chosen == r.shipped:
+		t.Logf("shipped: %-48s in domain %s, servers left out %s: kept (meets the line, within %.1f of the best)", grid[r.shipped], figs[r.shipped]["set"], figs[r.shipped]["server"], keepMargin)
+	default:
+		t.Logf("shipped: %-48s in domain %s, servers left out %s: replace it with the setting marked *", grid[r.shipped], figs[r.shipped]["set"], figs[r.shipped]["server"])
+	}
+}
+
+// crossValidateGrid returns measure(i) for each of n settings, two at a
+// time.
+func crossValidateGrid(n int, measure func(i int) map[string]*cvFig) []map[string]*cvFig {
+	figs := make([]map[string]*cvFig, n)
 	var wg sync.WaitGroup
 	sem := make(chan bool, 2)
-	for i, s := range grid {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- true
 			defer func() { <-sem }()
-			figs[i] = map[string]*cvFig{}
-			for name, fs := range cvs {
-				fig := &cvFig{}
-				for j, f := range fs {
-					tab := tables[s.method][name][j]
-					if s.house {
-						tab = tab.withoutHouse(base)
-					}
-					fig.add(newIndex(docs, s.params(tab.trim(s.k, s.min))), f.test)
-				}
-				figs[i][name] = fig
-			}
+			figs[i] = measure(i)
 		}()
 	}
 	wg.Wait()
+	return figs
+}
+
+// ruling is what the transfer rule makes of a grid's figures: the
+// settings best first in domain (by the mean of @1 and @5), the best that
+// meets the line on servers left out (within transferSlack of off's
+// figure at @1), the shipped one, and the one chosen: the shipped one
+// while it meets the line and is within keepMargin of the best, else the
+// best. An index is -1 when there is none.
+type ruling struct {
+	order                 []int
+	best, shipped, chosen int
+	meets                 func(i int) bool
+}
+
+func transferRule(figs []map[string]*cvFig, off map[string]*cvFig, shipped func(i int) bool) ruling {
 	obj := func(f *cvFig) float64 { return (f.r1() + f.r5()) / 2 }
-	order := make([]int, len(grid))
-	for i := range order {
-		order[i] = i
+	r := ruling{order: make([]int, len(figs)), best: -1, shipped: -1}
+	for i := range r.order {
+		r.order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return obj(figs[order[a]]["set"]) > obj(figs[order[b]]["set"]) })
-	meets := func(i int) bool { return figs[i]["server"].r1() >= off["server"].r1()-transferSlack }
-	best, shipped := -1, -1
-	for _, i := range order {
-		if meets(i) && best < 0 {
-			best = i
+	sort.SliceStable(r.order, func(a, b int) bool { return obj(figs[r.order[a]]["set"]) > obj(figs[r.order[b]]["set"]) })
+	r.meets = func(i int) bool { return figs[i]["server"].r1() >= off["server"].r1()-transferSlack }
+	for _, i := range r.order {
+		if r.meets(i) && r.best < 0 {
+			r.best = i
 		}
-		if grid[i].shipped() {
-			shipped = i
-		}
-	}
-	chosen := best
-	if shipped >= 0 && meets(shipped) && best >= 0 && obj(figs[best]["set"])-obj(figs[shipped]["set"]) <= keepMargin {
-		chosen = shipped
-	}
-	for _, i := range order {
-		mark := " "
-		switch {
-		case i == chosen:
-			mark = "*"
-		case i == best:
-			mark = "+"
-		}
-		if os.Getenv("SEARCH_ASSOC_ALL") != "" || mark != " " || i == order[0] {
-			t.Logf("%s %-48s in domain %s, servers left out %s", mark, grid[i], figs[i]["set"], figs[i]["server"])
+		if shipped(i) {
+			r.shipped = i
 		}
 	}
+	r.chosen = r.best
+	if r.shipped >= 0 && r.meets(r.shipped) && r.best >= 0 && obj(figs[r.best]["set"])-obj(figs[r.shipped]["set"]) <= keepMargin {
+		r.chosen = r.shipped
+	}
+	return r
+}
+
+// mark is a setting's mark in a log: * chosen, + the best that meets the
+// line, - below the line.
+func (r ruling) mark(i int) string {
 	switch {
-	case shipped < 0:
-		t.Logf("shipped: not in the grid")
-	case chosen == shipped:
-		t.Logf("shipped: %-48s in domain %s, servers left out %s: kept (meets the line, within %.1f of the best)", grid[shipped], figs[shipped]["set"], figs[shipped]["server"], keepMargin)
-	default:
-		t.Logf("shipped: %-48s in domain %s, servers left out %s: replace it with the setting marked *", grid[shipped], figs[shipped]["set"], figs[shipped]["server"])
+	case i == r.chosen:
+		return "*"
+	case i == r.best:
+		return "+"
+	case !r.meets(i):
+		return "-"
 	}
+	return " "
 }

@@ -3,9 +3,7 @@ package search
 import (
 	"fmt"
 	"os"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcpfs/mcpfs/discovery"
@@ -197,68 +195,32 @@ func TestExamplesTransfer(t *testing.T) {
 			parts[name] = append(parts[name], foldParts{tab.trim(assocOn.assocK, assocOn.assocMin), examplesOf(t, ids, f.train)})
 		}
 	}
-	figs := make([]map[string]*cvFig, len(grid))
-	var wg sync.WaitGroup
-	sem := make(chan bool, 2)
-	for i, s := range grid {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- true
-			defer func() { <-sem }()
-			figs[i] = map[string]*cvFig{}
-			for name, fs := range cvs {
-				fig := &cvFig{}
-				for j, f := range fs {
-					p := assocOn
-					p.assocTable = parts[name][j].tab
-					p.exWeight, p.exMin, p.exK, p.exTable = s.weight, s.min, s.k, parts[name][j].ex
-					fig.add(newIndex(docs, p), f.test)
-				}
-				figs[i][name] = fig
+	figs := crossValidateGrid(len(grid), func(i int) map[string]*cvFig {
+		s := grid[i]
+		out := map[string]*cvFig{}
+		for name, fs := range cvs {
+			fig := &cvFig{}
+			for j, f := range fs {
+				p := assocOn
+				p.assocTable = parts[name][j].tab
+				p.exWeight, p.exMin, p.exK, p.exTable = s.weight, s.min, s.k, parts[name][j].ex
+				fig.add(newIndex(docs, p), f.test)
 			}
-		}()
-	}
-	wg.Wait()
-	obj := func(f *cvFig) float64 { return (f.r1() + f.r5()) / 2 }
-	order := make([]int, len(grid))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return obj(figs[order[a]]["set"]) > obj(figs[order[b]]["set"]) })
-	meets := func(i int) bool { return figs[i]["server"].r1() >= off["server"].r1()-transferSlack }
-	best, shipped := -1, -1
-	for _, i := range order {
-		if meets(i) && best < 0 {
-			best = i
+			out[name] = fig
 		}
-		if grid[i].shipped() {
-			shipped = i
-		}
-	}
-	chosen := best
-	if shipped >= 0 && meets(shipped) && best >= 0 && obj(figs[best]["set"])-obj(figs[shipped]["set"]) <= keepMargin {
-		chosen = shipped
-	}
-	for _, i := range order {
-		mark := " "
-		switch {
-		case i == chosen:
-			mark = "*"
-		case i == best:
-			mark = "+"
-		case !meets(i):
-			mark = "-"
-		}
-		t.Logf("%s %-36s in domain %s, servers left out %s", mark, grid[i], figs[i]["set"], figs[i]["server"])
+		return out
+	})
+	r := transferRule(figs, off, func(i int) bool { return grid[i].shipped() })
+	for _, i := range r.order {
+		t.Logf("%s %-36s in domain %s, servers left out %s", r.mark(i), grid[i], figs[i]["set"], figs[i]["server"])
 	}
 	switch {
-	case shipped < 0:
+	case r.shipped < 0:
 		t.Logf("shipped: not in the grid")
-	case chosen == shipped:
-		t.Logf("shipped: %s: kept (meets the line, within %.1f of the best)", grid[shipped], keepMargin)
+	case r.chosen == r.shipped:
+		t.Logf("shipped: %s: kept (meets the line, within %.1f of the best)", grid[r.shipped], keepMargin)
 	default:
-		t.Logf("shipped: %s: replace it with the setting marked *", grid[shipped])
+		t.Logf("shipped: %s: replace it with the setting marked *", grid[r.shipped])
 	}
 }
 
