@@ -48,6 +48,9 @@ type exampleSet struct {
 	idf      map[string]float64
 	postings map[string][]exampleWeight
 	n        int
+	// servers are the servers (serverInfo names) some example names a
+	// tool of: the servers the set knows.
+	servers map[string]bool
 }
 
 // exampleWeight is a term's weight in one example's vector.
@@ -115,8 +118,13 @@ func (s *exampleSet) format(header string) string {
 }
 
 func newExampleSet(exs []example) *exampleSet {
-	s := &exampleSet{examples: exs, idf: map[string]float64{}, postings: map[string][]exampleWeight{}, n: len(exs)}
+	s := &exampleSet{examples: exs, idf: map[string]float64{}, postings: map[string][]exampleWeight{}, n: len(exs), servers: map[string]bool{}}
 	ts := make([][]string, len(exs))
+	for _, e := range exs {
+		for _, t := range e.tools {
+			s.servers[t.server] = true
+		}
+	}
 	df := map[string]int{}
 	for i, e := range exs {
 		ts[i] = terms(e.query)
@@ -233,13 +241,17 @@ func (x *Index) mixExamples(query string, hits []Hit) []Hit {
 	if len(hits) > 0 && hits[0].Score > 0 {
 		top = hits[0].Score
 	}
+	weight := x.p.exWeight * x.known(set, hits)
+	if weight == 0 {
+		return hits // the words point away from the servers the examples know
+	}
 	score := make(map[int]float64, len(hits))
 	for _, h := range hits {
 		score[x.byName[h.Doc.Name]] = h.Score / top
 	}
 	for t, v := range votes {
 		for _, i := range x.byTool[t] {
-			score[i] += x.p.exWeight * v / best
+			score[i] += weight * v / best
 		}
 	}
 	out := make([]Hit, 0, len(score))
@@ -253,4 +265,28 @@ func (x *Index) mixExamples(query string, hits []Hit) []Hit {
 		return out[a].Doc.Name < out[b].Doc.Name
 	})
 	return out
+}
+
+// known is the share of the lexical evidence that lies with tools of
+// servers the examples know: of the first exGate hits' scores, the part
+// on such servers (1 when exGate is 0 or no hit scores). The examples
+// can vote only for tools they know, so where the words point to a
+// server nobody labelled (or to a skill), their votes would pull away
+// from it; scaled by this share, they speak in full among known servers
+// and fade where the query is another server's.
+func (x *Index) known(set *exampleSet, hits []Hit) float64 {
+	if x.p.exGate <= 0 {
+		return 1
+	}
+	all, in := 0.0, 0.0
+	for _, h := range hits[:min(len(hits), x.p.exGate)] {
+		all += h.Score
+		if h.Doc.Kind == KindTool && set.servers[h.Doc.ServerID] {
+			in += h.Score
+		}
+	}
+	if all <= 0 {
+		return 1
+	}
+	return math.Pow(in/all, x.p.exGatePow)
 }

@@ -126,6 +126,45 @@ func TestExamplesFindByServerName(t *testing.T) {
 	}
 }
 
+// TestExamplesGate checks that the examples stay out where the words
+// point to a server they do not know, and speak where they point to one
+// they know.
+func TestExamplesGate(t *testing.T) {
+	set := newExampleSet([]example{
+		{query: "my plants look thirsty", tools: []exampleTool{{"garden-server", "water_plants"}}},
+		{query: "the hedge is too tall", tools: []exampleTool{{"garden-server", "trim_hedge"}}},
+	})
+	doc := func(pkg, id, tool, desc string) Doc {
+		return Doc{Kind: KindTool, Name: pkg + "." + tool, Server: pkg, ServerID: id, Tool: tool, Description: desc}
+	}
+	docs := []Doc{
+		doc("garden", "garden-server", "water_plants", "Water the plants of a garden zone."),
+		doc("tank", "aquarium-server", "feed_fish", "Feed the fish in an aquarium tank."),
+		doc("tank", "aquarium-server", "tank_temperature", "Read the water temperature of a tank."),
+	}
+	p := defaults
+	p.exWeight, p.exK, p.exMin, p.exTable = 3, 5, 0.01, set
+	plain := defaults
+	plain.exWeight = 0
+	const unknown = "my fish look hungry, feed them"
+	if first := newIndex(docs, plain).Search(unknown, 3); len(first) == 0 || first[0].Doc.Tool != "feed_fish" {
+		t.Fatalf("the lexical ranking does not put the unknown server's tool first: %v", names(first))
+	}
+	p.exGate = 0
+	if hits := newIndex(docs, p).Search(unknown, 3); len(hits) == 0 || hits[0].Doc.Tool != "water_plants" {
+		t.Fatalf("without the gate the example does not pull toward its tool (the test shows nothing): %v", names(hits))
+	}
+	p.exGate, p.exGatePow = 1, 1
+	if got, want := newIndex(docs, p).Search(unknown, 3), newIndex(docs, plain).Search(unknown, 3); fmt.Sprint(names(got)) != fmt.Sprint(names(want)) {
+		t.Errorf("with the words on an unknown server, the examples changed the order: %v, want %v", names(got), names(want))
+	}
+	const known = "my garden plants look thirsty"
+	// mixExamples scales the lexical scores so that the first is 1.
+	if got := newIndex(docs, p).Search(known, 3); len(got) == 0 || got[0].Doc.Tool != "water_plants" || got[0].Score < 1+p.exWeight/2 {
+		t.Errorf("with the words on a known server, the example did not add to its tool: %v", got)
+	}
+}
+
 func names(hs []Hit) []string {
 	var out []string
 	for _, h := range hs {
@@ -138,17 +177,23 @@ func names(hs []Hit) []string {
 type exSetting struct {
 	weight, min float64
 	k           int
+	gate        int
+	pow         float64
 }
 
 func (s exSetting) String() string {
 	if s.weight == 0 {
 		return "no examples"
 	}
-	return fmt.Sprintf("examples w %.2f min %.2f k %d", s.weight, s.min, s.k)
+	g := ""
+	if s.gate > 0 {
+		g = fmt.Sprintf(" gate %d^%.1f", s.gate, s.pow)
+	}
+	return fmt.Sprintf("examples w %.2f min %.2f k %d%s", s.weight, s.min, s.k, g)
 }
 
 func (s exSetting) shipped() bool {
-	return s.weight == defaults.exWeight && s.min == defaults.exMin && s.k == defaults.exK
+	return s.weight == defaults.exWeight && s.min == defaults.exMin && s.k == defaults.exK && s.gate == defaults.exGate && (s.gate == 0 || s.pow == defaults.exGatePow)
 }
 
 // TestExamplesTransfer measures settings of the examples, over the
@@ -177,7 +222,9 @@ func TestExamplesTransfer(t *testing.T) {
 	for _, w := range []float64{0.15, 0.3, 0.5, 0.8, 1.2} {
 		for _, mn := range []float64{0.3, 0.45, 0.6, 0.75} {
 			for _, k := range []int{5, 15} {
-				grid = append(grid, exSetting{weight: w, min: mn, k: k})
+				for _, g := range []exSetting{{}, {gate: 1, pow: 1}, {gate: 3, pow: 2}} {
+					grid = append(grid, exSetting{weight: w, min: mn, k: k, gate: g.gate, pow: g.pow})
+				}
 			}
 		}
 	}
@@ -204,6 +251,7 @@ func TestExamplesTransfer(t *testing.T) {
 				p := assocOn
 				p.assocTable = parts[name][j].tab
 				p.exWeight, p.exMin, p.exK, p.exTable = s.weight, s.min, s.k, parts[name][j].ex
+				p.exGate, p.exGatePow = s.gate, s.pow
 				fig.add(newIndex(docs, p), f.test)
 			}
 			out[name] = fig

@@ -151,6 +151,11 @@ type params struct {
 	exWeight, exMin float64
 	exK             int
 	exTable         *exampleSet
+	// exGate scales the examples' weight by the share of the first
+	// exGate lexical hits' scores on servers the examples know, to the
+	// power exGatePow (0: no scaling; see Index.known).
+	exGate    int
+	exGatePow float64
 }
 
 var defaults = params{
