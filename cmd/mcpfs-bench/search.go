@@ -32,6 +32,7 @@ var recallSets = []struct{ name, what string }{
 	{"blind5", "blind5.txt, blind: written the same way, never trained on"},
 	{"blind6", "blind6.txt, blind: a sixth writer, needs stated mid-task"},
 	{"blind7", "blind7.txt, blind: a seventh writer, four kinds of user"},
+	{"blind8", "blind8.txt, blind: an eighth writer, eight kinds of user"},
 }
 
 // Every set above blind5.txt is in the training of the learned parts

@@ -58,7 +58,8 @@ func readRealQueries(t *testing.T, set string, rename map[string]string) []realQ
 
 // TestServeSearchRealServers measures search_tools of a real `mcpfs
 // serve`, over stdio, on three reference servers started from their npm
-// packages under config keys unlike the names the query sets use: the
+// packages under config keys unlike the names the query sets use, beside
+// the built-in docstore, a server no example knows: the
 // queries of the blind sets for those servers (misses never printed), and
 // of two training sets, whose labelled queries are among the examples the
 // ranking ships (fs/search/examples.go). It fails when the examples do
@@ -70,6 +71,8 @@ func TestServeSearchRealServers(t *testing.T) {
 		"demo":  map[string]any{"command": testenv.Bin(t, "mcp-server-everything"), "args": []string{"stdio"}},
 		"files": map[string]any{"command": testenv.Bin(t, "mcp-server-filesystem"), "args": []string{dir}},
 		"notes": map[string]any{"command": testenv.Bin(t, "mcp-server-memory"), "env": map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "m.jsonl")}},
+		// A server no example knows (serverInfo "docstore"), beside them.
+		"docs": map[string]any{"command": mcpfsBin(t), "args": []string{"builtin", "docstore"}},
 	}
 	rename := map[string]string{"everything": "demo", "filesystem": "files", "memory": "notes"}
 	data, _ := json.Marshal(map[string]any{"mcpServers": servers})
@@ -121,14 +124,29 @@ func TestServeSearchRealServers(t *testing.T) {
 		return
 	}
 	pct := func(a, n int) float64 { return 100 * float64(a) / float64(max(n, 1)) }
-	b1, b5, bn := measure("blind5", "blind6", "blind7")
+	b1, b5, bn := measure("blind5", "blind6", "blind7", "blind8")
 	t.Logf("blind sets, %d queries for these three servers: recall@1 %.1f%%, recall@5 %.1f%% (misses not printed)", bn, pct(b1, bn), pct(b5, bn))
-	if bn < 100 || pct(b5, bn) < 90 {
-		t.Errorf("blind sets through serve: %d queries, recall@5 %.1f%%: want at least 100 queries and 90%%", bn, pct(b5, bn))
+	if bn < 100 || pct(b1, bn) < 85 || pct(b5, bn) < 95 {
+		t.Errorf("blind sets through serve: %d queries, recall@1 %.1f%%, recall@5 %.1f%%: want at least 100 queries, 85%% and 95%%", bn, pct(b1, bn), pct(b5, bn))
 	}
 	i1, i5, in := measure("train6", "train7")
 	t.Logf("train6 and train7 (among the shipped examples), %d queries: recall@1 %.1f%%, recall@5 %.1f%%", in, pct(i1, in), pct(i5, in))
-	if pct(i1, in) < 88 {
-		t.Errorf("queries among the shipped examples: recall@1 %.1f%% through serve, want at least 88%% (without the examples about 80%%): do the examples reach a real catalog?", pct(i1, in))
+	if pct(i1, in) < 90 {
+		t.Errorf("queries among the shipped examples: recall@1 %.1f%% through serve, want at least 90%% (without the examples about 80%%): do the examples reach a real catalog?", pct(i1, in))
+	}
+	// Needs of the server no example knows, phrased near labelled needs of
+	// the filesystem and memory servers: the examples must not pull them
+	// away from it (their gate, fs/search/examples.go).
+	for q, want := range map[string]string{
+		"save this text as a new document":                    "docs.WriteDocument",
+		"list all the documents in the store":                 "docs.ListDocuments",
+		"read lines 10 to 20 of the handbook document":        "docs.ReadDocument",
+		"find the lines of the documents that mention budget": "docs.Search",
+		"count the words of this text":                        "docs.WordCount",
+		"get the csv rows whose region column is west":        "docs.QueryRows",
+	} {
+		if got := search(q); len(got) == 0 || got[0] != want {
+			t.Errorf("search_tools %q: %v, want %s first (a server no example knows)", q, got, want)
+		}
 	}
 }

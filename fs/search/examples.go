@@ -24,10 +24,13 @@ import (
 // and the tool's name, never by the package name a user's config gives
 // the server, so it finds the same tool under any config key, and
 // nothing in a catalog without that server. Examples help only where a
-// user's servers are among those labelled; on the queries of a server
-// left out of them they cost a little, as a near phrasing pulls toward a
-// labelled server's tool, and the setting is chosen to keep that cost
-// within TestExamplesTransfer's line.
+// user's servers are among those labelled. On the queries of a server
+// nobody labelled, a near phrasing would pull toward a labelled server's
+// tool; so the examples stay out when the words point elsewhere: their
+// weight is scaled by the share of the first lexical hits that are tools
+// of servers they know (params.exGate, Index.known). The setting is
+// chosen to keep the cost on servers left out of the labels within
+// TestExamplesTransfer's line.
 //
 // The examples are every query of trainSets over the twelve servers'
 // listings under testdata/servers, written to examples/examples.txt by a

@@ -186,11 +186,12 @@ var defaults = params{
 	// catalog searched.
 	assocWeight: 0.5, assocK: 2, assocMin: 2, assocAny: true, assocSoft: true, assocHouse: true,
 	// Examples (examples.go): the setting chosen by TestExamplesTransfer
-	// over these associations (docs/BENCHMARKS.md, "Fifteenth round"),
-	// by the same rule: the 5 labelled queries most like the query with
-	// a cosine of 0.45 or more, their best vote worth half the best
-	// lexical score.
-	exWeight: 0.5, exMin: 0.45, exK: 5,
+	// over these associations (docs/BENCHMARKS.md, "Sixteenth round"),
+	// by the same rule: the 15 labelled queries most like the query with
+	// a cosine of 0.3 or more, their best vote worth 0.8 of the best
+	// lexical score, and nothing when the first lexical hit is a tool of
+	// a server the examples do not know.
+	exWeight: 0.8, exMin: 0.3, exK: 15, exGate: 1, exGatePow: 1,
 }
 
 // vecOn is the word vectors' setting chosen on the five older sets, then
@@ -302,8 +303,15 @@ type posting struct {
 	freq map[int]float64 // doc → Σ over fields of weight·tf/length norm
 }
 
-// New returns the index of docs.
-func New(docs []Doc) *Index { return newIndex(docs, defaults) }
+// New returns the index of docs. The embedded examples are read in the
+// background (once per process, some 80 ms), so that a face's first
+// search seldom waits for them.
+func New(docs []Doc) *Index {
+	if defaults.exWeight > 0 {
+		go theExamples()
+	}
+	return newIndex(docs, defaults)
+}
 
 func newIndex(docs []Doc, p params) *Index {
 	x := &Index{p: p, docs: append([]Doc(nil), docs...), terms: map[string]*posting{}}
