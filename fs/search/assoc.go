@@ -34,10 +34,11 @@ import (
 // setting was chosen by two cross-validations (TestAssocTransfer;
 // docs/BENCHMARKS.md, "Fourteenth round"): the best over the query sets
 // left out one at a time, among the settings that cost at most a point
-// at @1 on the queries of a server left out of the training.
+// at @1 (and, since the sixteenth round, at @5) on the queries of a
+// server left out of the training.
 //
 // It is learned (assoc_train_test.go, TestWriteAssocTable) from every
-// query set but the newest blind one (trainSets) over the twelve
+// query set but the blind ones (trainSets) over the twelve
 // servers' listings under testdata/servers, and written to
 // assoc/table.txt. The training needs the package's tokenizer and the
 // query sets, which live with the tests, so the generator is a test:

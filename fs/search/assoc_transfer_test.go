@@ -186,21 +186,13 @@ func TestAssocTransfer(t *testing.T) {
 			}
 		}
 	}
-	figs := crossValidateGrid(len(grid), func(i int) map[string]*cvFig {
+	figs := crossValidateGrid(len(grid), cvs, func(i int, name string, j int) *Index {
 		s := grid[i]
-		out := map[string]*cvFig{}
-		for name, fs := range cvs {
-			fig := &cvFig{}
-			for j, f := range fs {
-				tab := tables[s.method][name][j]
-				if s.house {
-					tab = tab.withoutHouse(base)
-				}
-				fig.add(newIndex(docs, s.params(tab.trim(s.k, s.min))), f.test)
-			}
-			out[name] = fig
+		tab := tables[s.method][name][j]
+		if s.house {
+			tab = tab.withoutHouse(base)
 		}
-		return out
+		return newIndex(docs, s.params(tab.trim(s.k, s.min)))
 	})
 	r := transferRule(figs, off, func(i int) bool { return grid[i].shipped() })
 	for _, i := range r.order {
@@ -219,9 +211,11 @@ func TestAssocTransfer(t *testing.T) {
 	}
 }
 
-// crossValidateGrid returns measure(i) for each of n settings, two at a
-// time.
-func crossValidateGrid(n int, measure func(i int) map[string]*cvFig) []map[string]*cvFig {
+// crossValidateGrid measures each of n settings on every fold of cvs,
+// two settings at a time: index(i, name, j) is the ranking of setting i
+// for the j-th fold of cvs[name], which is measured on that fold's test
+// queries.
+func crossValidateGrid(n int, cvs map[string][]fold, index func(i int, name string, j int) *Index) []map[string]*cvFig {
 	figs := make([]map[string]*cvFig, n)
 	var wg sync.WaitGroup
 	sem := make(chan bool, 2)
@@ -231,7 +225,15 @@ func crossValidateGrid(n int, measure func(i int) map[string]*cvFig) []map[strin
 			defer wg.Done()
 			sem <- true
 			defer func() { <-sem }()
-			figs[i] = measure(i)
+			out := map[string]*cvFig{}
+			for name, fs := range cvs {
+				fig := &cvFig{}
+				for j, f := range fs {
+					fig.add(index(i, name, j), f.test)
+				}
+				out[name] = fig
+			}
+			figs[i] = out
 		}()
 	}
 	wg.Wait()

@@ -57,18 +57,8 @@ func shippedExamples(tb testing.TB) *exampleSet {
 // that the file is what the query sets give now.
 func TestWriteExamples(t *testing.T) {
 	text := shippedExamples(t).format(examplesHeader + "\nFrom: " + strings.Join(trainSets, ", ") + ".")
-	if os.Getenv("SEARCH_EXAMPLES_WRITE") != "" {
-		if err := os.WriteFile("examples/examples.txt", []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if writeGenerated(t, "examples/examples.txt", "SEARCH_EXAMPLES_WRITE", text) {
 		return
-	}
-	got, err := os.ReadFile("examples/examples.txt")
-	if err != nil {
-		t.Fatalf("%v: run go generate ./fs/search", err)
-	}
-	if string(got) != text {
-		t.Errorf("examples/examples.txt is not what the query sets give: run go generate ./fs/search")
 	}
 	s, err := parseExamples(text)
 	if err != nil {
@@ -101,19 +91,16 @@ func TestExamplesFindByServerName(t *testing.T) {
 	})
 	p := defaults
 	p.exWeight, p.exK, p.exMin, p.exTable = 1, 5, 0.3, set
-	doc := func(pkg, id, tool, desc string) Doc {
-		return Doc{Kind: KindTool, Name: pkg + "." + tool, Server: pkg, ServerID: id, Tool: tool, Description: desc}
-	}
 	docs := []Doc{
-		doc("builds", "ci-server", "list_runs", "List workflow runs of a repository."),
-		doc("builds", "ci-server", "get_job", "Get a job's log."),
-		doc("notes", "notes-server", "list_notes", "List the notes."),
+		toolDoc("builds", "ci-server", "list_runs", "List workflow runs of a repository."),
+		toolDoc("builds", "ci-server", "get_job", "Get a job's log."),
+		toolDoc("notes", "notes-server", "list_notes", "List the notes."),
 	}
 	hits := newIndex(docs, p).Search("my pipeline is red", 3)
 	if len(hits) == 0 || hits[0].Doc.Tool != "list_runs" {
 		t.Errorf("the example's tool is not first under the config key %q: %v", "builds", hits)
 	}
-	other := []Doc{doc("builds", "another-ci", "list_runs", "List workflow runs of a repository."), doc("notes", "notes-server", "list_notes", "List the notes.")}
+	other := []Doc{toolDoc("builds", "another-ci", "list_runs", "List workflow runs of a repository."), toolDoc("notes", "notes-server", "list_notes", "List the notes.")}
 	for _, h := range newIndex(other, p).Search("my pipeline is red", 3) {
 		if h.Doc.Tool == "list_runs" {
 			t.Errorf("a tool of another server with the same name was found by the example: %v", h)
@@ -134,13 +121,10 @@ func TestExamplesGate(t *testing.T) {
 		{query: "my plants look thirsty", tools: []exampleTool{{"garden-server", "water_plants"}}},
 		{query: "the hedge is too tall", tools: []exampleTool{{"garden-server", "trim_hedge"}}},
 	})
-	doc := func(pkg, id, tool, desc string) Doc {
-		return Doc{Kind: KindTool, Name: pkg + "." + tool, Server: pkg, ServerID: id, Tool: tool, Description: desc}
-	}
 	docs := []Doc{
-		doc("garden", "garden-server", "water_plants", "Water the plants of a garden zone."),
-		doc("tank", "aquarium-server", "feed_fish", "Feed the fish in an aquarium tank."),
-		doc("tank", "aquarium-server", "tank_temperature", "Read the water temperature of a tank."),
+		toolDoc("garden", "garden-server", "water_plants", "Water the plants of a garden zone."),
+		toolDoc("tank", "aquarium-server", "feed_fish", "Feed the fish in an aquarium tank."),
+		toolDoc("tank", "aquarium-server", "tank_temperature", "Read the water temperature of a tank."),
 	}
 	p := defaults
 	p.exWeight, p.exK, p.exMin, p.exTable = 3, 5, 0.01, set
@@ -163,6 +147,12 @@ func TestExamplesGate(t *testing.T) {
 	if got := newIndex(docs, p).Search(known, 3); len(got) == 0 || got[0].Doc.Tool != "water_plants" || got[0].Score < 1+p.exWeight/2 {
 		t.Errorf("with the words on a known server, the example did not add to its tool: %v", got)
 	}
+}
+
+// toolDoc is the document of a tool of the server whose serverInfo name
+// is id, configured as pkg.
+func toolDoc(pkg, id, tool, desc string) Doc {
+	return Doc{Kind: KindTool, Name: pkg + "." + tool, Server: pkg, ServerID: id, Tool: tool, Description: desc}
 }
 
 func names(hs []Hit) []string {
@@ -242,21 +232,13 @@ func TestExamplesTransfer(t *testing.T) {
 			parts[name] = append(parts[name], foldParts{tab.trim(assocOn.assocK, assocOn.assocMin), examplesOf(t, ids, f.train)})
 		}
 	}
-	figs := crossValidateGrid(len(grid), func(i int) map[string]*cvFig {
-		s := grid[i]
-		out := map[string]*cvFig{}
-		for name, fs := range cvs {
-			fig := &cvFig{}
-			for j, f := range fs {
-				p := assocOn
-				p.assocTable = parts[name][j].tab
-				p.exWeight, p.exMin, p.exK, p.exTable = s.weight, s.min, s.k, parts[name][j].ex
-				p.exGate, p.exGatePow = s.gate, s.pow
-				fig.add(newIndex(docs, p), f.test)
-			}
-			out[name] = fig
-		}
-		return out
+	figs := crossValidateGrid(len(grid), cvs, func(i int, name string, j int) *Index {
+		s, part := grid[i], parts[name][j]
+		p := assocOn
+		p.assocTable = part.tab
+		p.exWeight, p.exMin, p.exK, p.exTable = s.weight, s.min, s.k, part.ex
+		p.exGate, p.exGatePow = s.gate, s.pow
+		return newIndex(docs, p)
 	})
 	r := transferRule(figs, off, func(i int) bool { return grid[i].shipped() })
 	for _, i := range r.order {

@@ -178,8 +178,9 @@ var defaults = params{
 	delPenalty: 0.1,
 	// Associations learned from labelled queries (assoc.go): the setting
 	// chosen by TestAssocTransfer (docs/BENCHMARKS.md, "Fourteenth
-	// round"; again in the fifteenth), the best in domain of those that
-	// cost at most a point at @1 on a server left out of the training:
+	// round"; again in the fifteenth and sixteenth), the best in domain
+	// of those that cost at most a point at @1 and @5 on a server left
+	// out of the training:
 	// every query word, its first 2 terms met in at least 2 queries, at
 	// 0.5 of a literal match relative to the first, adding to a score
 	// without counting as a word covered, never to a house word of the
