@@ -16,6 +16,7 @@ SYSTEM_PACKAGES=${MCPFS_SYSTEM_PACKAGES:-}
 apt_install() {
 	if [ -n "$SYSTEM_PACKAGES" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+		apt-get clean # the downloaded packages, no longer needed once installed
 	else
 		echo "not installing $* (set MCPFS_SYSTEM_PACKAGES=1 as root to install it); the tests that need it skip"
 	fi
@@ -23,10 +24,46 @@ apt_install() {
 
 STATICCHECK_VERSION=v0.8.2
 
+# Disk: from a cold start the suite writes about 3.5 GB (Go's build and
+# module caches 1.6 GB, the npm packages 0.4 GB, test binaries and temp
+# files up to 0.9 GB at once, the Debian packages when installed). The
+# free space is printed first and again when the suite fails, so that a
+# "no space left on device" is told apart from a failing test.
+free_space() {
+	for d in "$(pwd)" "${TMPDIR:-/tmp}" "$(go env GOCACHE)" "$(go env GOMODCACHE)"; do
+		mkdir -p "$d" 2>/dev/null || true
+		df -Pk "$d" 2>/dev/null | awk -v d="$d" 'NR == 2 { printf "  %s: %.1f GB free on %s\n", d, $4 / 1048576, $6 }'
+	done
+}
+echo "== free disk space (the suite needs about 3.5 GB)"
+free_space
+low=$(df -Pk "$(pwd)" "${TMPDIR:-/tmp}" "$(go env GOCACHE)" 2>/dev/null | awk 'NR > 1 && $4 < 3670016 { print $6 }' | sort -u)
+if [ -n "$low" ]; then
+	echo "warning: less than 3.5 GB free on $low; tests may fail with \"no space left on device\"; free space there or point TMPDIR and GOCACHE at a larger disk"
+fi
+
+PGSTOP=
+on_exit() {
+	status=$?
+	[ -n "$PGSTOP" ] && eval "$PGSTOP"
+	if [ "$status" != 0 ]; then
+		echo "== test.sh failed (exit $status); free disk space now:"
+		free_space
+	fi
+	exit "$status"
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+
 echo "== installing pinned test servers (testenv/)"
 if [ ! -d testenv/node_modules/@modelcontextprotocol/server-everything ] ||
    [ testenv/package-lock.json -nt testenv/node_modules/.package-lock.json ]; then
-	npm ci --prefix testenv --no-audit --no-fund --loglevel=error
+	# npm's download cache goes to a temp dir removed right after: the
+	# packages are installed once per checkout, and the cache would double
+	# their size on disk.
+	NPMCACHE=$(mktemp -d /tmp/mcpfs-npm.XXXXXX)
+	npm ci --prefix testenv --no-audit --no-fund --loglevel=error --cache "$NPMCACHE"
+	rm -rf "$NPMCACHE"
 fi
 
 echo "== PostgreSQL for the data-analyst example (examples/analyst)"
@@ -52,7 +89,7 @@ if [ -n "$PGBIN" ]; then
 	fi
 	as_pg "'$PGBIN/initdb' -D '$PGTMP/data' -U postgres --auth=trust -E UTF8 >'$PGTMP/initdb.log' 2>&1"
 	as_pg "'$PGBIN/pg_ctl' -D '$PGTMP/data' -l '$PGTMP/server.log' -w -o \"-c listen_addresses=127.0.0.1 -p $PGPORT -k '$PGTMP'\" start >/dev/null"
-	trap 'as_pg "\"$PGBIN/pg_ctl\" -D \"$PGTMP/data\" -m fast stop >/dev/null 2>&1"; rm -rf "$PGTMP"' EXIT INT TERM
+	PGSTOP='as_pg "\"$PGBIN/pg_ctl\" -D \"$PGTMP/data\" -m fast stop >/dev/null 2>&1"; rm -rf "$PGTMP"'
 	"$PGBIN/psql" -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -v ON_ERROR_STOP=1 -f examples/analyst/orders.sql
 	export MCPFS_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$PGPORT/postgres"
 	echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PGPORT"
