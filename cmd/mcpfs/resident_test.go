@@ -265,6 +265,24 @@ func TestResidentShared(t *testing.T) {
 	}
 }
 
+// TestResidentReadmeFirst: the first command a newcomer runs may be
+// `cat README.md` on an engine that has just started. The README lists
+// the servers, so it waits for them as `ls servers` does: it says how
+// many tools the server has, not "connecting".
+func TestResidentReadmeFirst(t *testing.T) {
+	r := newResidentEnv(t, docstoreStdio)
+	out, stderr, code := r.run("", "cat", "README.md")
+	if code != 0 {
+		t.Fatalf("cat README.md: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "- docs: ") || strings.Contains(out, "connecting") {
+		t.Fatalf("cat README.md on a new engine: want the docs server listed with its tools, not connecting:\n%s", out)
+	}
+	if r.status() == nil {
+		t.Fatal("no engine runs after cat README.md")
+	}
+}
+
 // TestResidentIdle: an engine stops by itself after its idle time, and
 // the next command starts a new one.
 func TestResidentIdle(t *testing.T) {

@@ -378,7 +378,7 @@ func (g *globals) useEngine(ctx context.Context, opts engine.Options) (e *engine
 // answers at once from what is known (cached listings included), waiting
 // (at most the connect timeout) only for servers that the paths name,
 // that are still connecting and that have no tools yet: `ls servers`
-// names every server.
+// and the tree's README.md (it lists them) name every server.
 func (g *globals) treeFor(ctx context.Context, e *engine.Engine, paths ...string) (*mcpfs.Tree, error) {
 	if g.eng == nil {
 		if err := e.Settle(ctx); err != nil {
@@ -389,7 +389,7 @@ func (g *globals) treeFor(ctx context.Context, e *engine.Engine, paths ...string
 	all := false
 	want := map[string]bool{}
 	for _, p := range paths {
-		if p == mcpfs.ServersDir {
+		if p == mcpfs.ServersDir || p == "README.md" {
 			all = true
 		}
 		if rest, ok := strings.CutPrefix(p, mcpfs.ServersDir+"/"); ok {
