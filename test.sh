@@ -29,23 +29,29 @@ STATICCHECK_VERSION=v0.8.2
 # files up to 0.9 GB at once, the Debian packages when installed). The
 # free space is printed first and again when the suite fails, so that a
 # "no space left on device" is told apart from a failing test.
+DISK_GOCACHE=$(go env GOCACHE)
+DISK_GOMODCACHE=$(go env GOMODCACHE)
 free_space() {
-	for d in "$(pwd)" "${TMPDIR:-/tmp}" "$(go env GOCACHE)" "$(go env GOMODCACHE)"; do
+	for d in "$(pwd)" "${TMPDIR:-/tmp}" "$DISK_GOCACHE" "$DISK_GOMODCACHE"; do
 		mkdir -p "$d" 2>/dev/null || true
-		df -Pk "$d" 2>/dev/null | awk -v d="$d" 'NR == 2 { printf "  %s: %.1f GB free on %s\n", d, $4 / 1048576, $6 }'
+		df -Pk "$d" 2>/dev/null | awk -v d="$d" 'NR == 2 {
+			printf "  %s: %.1f GB free on %s%s\n", d, $4 / 1048576, $6, ($4 < 3670016 ? " (less than 3.5 GB)" : "") }'
 	done
 }
 echo "== free disk space (the suite needs about 3.5 GB)"
-free_space
-low=$(df -Pk "$(pwd)" "${TMPDIR:-/tmp}" "$(go env GOCACHE)" 2>/dev/null | awk 'NR > 1 && $4 < 3670016 { print $6 }' | sort -u)
-if [ -n "$low" ]; then
-	echo "warning: less than 3.5 GB free on $low; tests may fail with \"no space left on device\"; free space there or point TMPDIR and GOCACHE at a larger disk"
-fi
+space=$(free_space)
+echo "$space"
+case "$space" in *"less than"*)
+	echo "warning: tests may fail with \"no space left on device\"; free space there, or point TMPDIR and GOCACHE at a larger disk" ;;
+esac
 
-PGSTOP=
+PGTMP=
 on_exit() {
 	status=$?
-	[ -n "$PGSTOP" ] && eval "$PGSTOP"
+	if [ -n "$PGTMP" ]; then
+		as_pg "'$PGBIN/pg_ctl' -D '$PGTMP/data' -m fast stop >/dev/null 2>&1"  || true
+		rm -rf "$PGTMP"
+	fi
 	if [ "$status" != 0 ]; then
 		echo "== test.sh failed (exit $status); free disk space now:"
 		free_space
@@ -89,7 +95,6 @@ if [ -n "$PGBIN" ]; then
 	fi
 	as_pg "'$PGBIN/initdb' -D '$PGTMP/data' -U postgres --auth=trust -E UTF8 >'$PGTMP/initdb.log' 2>&1"
 	as_pg "'$PGBIN/pg_ctl' -D '$PGTMP/data' -l '$PGTMP/server.log' -w -o \"-c listen_addresses=127.0.0.1 -p $PGPORT -k '$PGTMP'\" start >/dev/null"
-	PGSTOP='as_pg "\"$PGBIN/pg_ctl\" -D \"$PGTMP/data\" -m fast stop >/dev/null 2>&1"; rm -rf "$PGTMP"'
 	"$PGBIN/psql" -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -v ON_ERROR_STOP=1 -f examples/analyst/orders.sql
 	export MCPFS_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$PGPORT/postgres"
 	echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PGPORT"
